@@ -1,0 +1,45 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// Layers, top to bottom (each only calls the one below it):
+/// hearth → HearthShell → Hearth → HearthCore → HearthStorage → CLMDB.
+let package = Package(
+  name: "Hearth",
+  platforms: [.macOS(.v15)],
+  products: [
+    .library(name: "Hearth", targets: ["Hearth"]),
+    .executable(name: "hearth", targets: ["hearth"]),
+  ],
+  targets: [
+    .systemLibrary(
+      name: "CLMDB",
+      pkgConfig: "lmdb",
+      providers: [.apt(["liblmdb-dev"]), .brew(["lmdb"])]
+    ),
+    .target(name: "HearthStorage", dependencies: ["CLMDB"]),
+    .target(name: "HearthCore", dependencies: ["HearthStorage"]),
+    .target(name: "Hearth", dependencies: ["HearthCore"]),
+    .target(name: "HearthShell", dependencies: ["Hearth"]),
+    .executableTarget(name: "hearth", dependencies: ["HearthShell"]),
+
+    // Developer tools: the benchmark and the demo-data writer.
+    .systemLibrary(
+      name: "CSQLite",
+      path: "Tools/Bench/CSQLite",
+      pkgConfig: "sqlite3",
+      providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+    ),
+    .executableTarget(
+      name: "hearth-bench",
+      dependencies: ["Hearth", "HearthStorage", "CSQLite"],
+      path: "Tools/Bench/Sources"
+    ),
+    .executableTarget(name: "hearth-demo", dependencies: ["Hearth"], path: "Tools/Demo"),
+
+    .testTarget(name: "HearthStorageTests", dependencies: ["HearthStorage"]),
+    .testTarget(name: "HearthCoreTests", dependencies: ["HearthCore"]),
+    .testTarget(name: "HearthTests", dependencies: ["Hearth"]),
+    .testTarget(name: "HearthShellTests", dependencies: ["HearthShell", "Hearth"]),
+  ],
+  swiftLanguageModes: [.v6]
+)

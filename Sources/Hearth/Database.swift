@@ -1,0 +1,182 @@
+import Foundation
+import HearthCore
+import Synchronization
+
+/// A Hearth database: a directory of Firestore-style documents, opened in this process.
+///
+/// ```swift
+/// let db = try Database(path: "app.hearth")
+/// try db.collection("users").document("alice").setData(["name": "Alice"])
+/// ```
+///
+/// `Database` (also spelled `Firestore`) is safe to use from any thread or task. Several
+/// `Database` objects, and several processes, may open one directory at once; each sees
+/// the others' commits.
+public final class Database: Sendable {
+  private let state: Result<DocumentStore, HearthError>
+  public let settings: Settings
+  /// The database directory (canonical, absolute, once opened).
+  public let path: String
+  private let removesDirectoryOnClose: Bool
+  private let isClosed = Atomic<Bool>(false)
+
+  /// Opens the database in directory `path`, creating it when missing (unless
+  /// `settings.readOnly`).
+  ///
+  /// - Throws: `notFound` (read-only, missing), `failedPrecondition` (newer format),
+  ///   `dataLoss` (not a database), `permissionDenied`.
+  public convenience init(path: String, settings: Settings = Settings()) throws {
+    try self.init(path: path, settings: settings, removesDirectoryOnClose: false)
+  }
+
+  private init(path: String, settings: Settings, removesDirectoryOnClose: Bool) throws {
+    var options = DocumentStore.Options()
+    options.readOnly = settings.readOnly
+    options.durable = settings.durability == .full
+    options.initialMapSize = settings.initialMapSize
+    let store = try DocumentStore(path: path, options: options)
+    self.state = .success(store)
+    self.path = store.path
+    self.settings = settings
+    self.removesDirectoryOnClose = removesDirectoryOnClose
+  }
+
+  /// A database that could not be opened: every operation throws `error`.
+  private init(failed error: HearthError, path: String, settings: Settings) {
+    self.state = .failure(error)
+    self.path = path
+    self.settings = settings
+    self.removesDirectoryOnClose = false
+  }
+
+  /// A new database in a temporary directory, deleted by `close()` — for tests.
+  public static func temporary(settings: Settings = Settings()) throws -> Database {
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("hearth-\(UUID().uuidString)").path
+    return try Database(path: directory, settings: settings, removesDirectoryOnClose: true)
+  }
+
+  private static let shared = Mutex<Database?>(nil)
+
+  /// The shared default database at `Settings.defaultPath`, opened on first use. When it
+  /// cannot be opened, every operation on it throws the reason.
+  public static func firestore() -> Database {
+    shared.withLock { shared in
+      if let database = shared, !database.isClosed.load(ordering: .acquiring) { return database }
+      let path = Settings.defaultPath
+      let database: Database
+      do {
+        database = try Database(path: path)
+      } catch {
+        let reason = error as? HearthError ?? HearthError(.unavailable, "\(error)")
+        database = Database(failed: reason, path: path, settings: Settings())
+      }
+      shared = database
+      return database
+    }
+  }
+
+  /// Closes the database. Later operations fail with `failedPrecondition`; a temporary
+  /// database's directory is deleted. Closing twice is harmless.
+  public func close() {
+    if isClosed.exchange(true, ordering: .acquiringAndReleasing) { return }
+    if case .success(let store) = state { store.close() }
+    if removesDirectoryOnClose { try? FileManager.default.removeItem(atPath: path) }
+  }
+
+  deinit { close() }
+
+  /// The engine, or the reason there is none.
+  func engine() throws -> DocumentStore {
+    switch state {
+    case .success(let store):
+      if isClosed.load(ordering: .acquiring) {
+        throw HearthError(.failedPrecondition, "The database at \(path) is closed")
+      }
+      return store
+    case .failure(let error): throw error
+    }
+  }
+
+  // MARK: - References
+
+  /// The collection at `path` (an odd number of segments: `users`, `users/alice/posts`).
+  /// An invalid path gives a reference whose operations throw `invalidArgument`.
+  public func collection(_ path: String) -> CollectionReference {
+    CollectionReference(database: self, parsing: path)
+  }
+
+  /// The document at `path` (an even number of segments: `users/alice`).
+  /// An invalid path gives a reference whose operations throw `invalidArgument`.
+  public func document(_ path: String) -> DocumentReference {
+    DocumentReference(database: self, parsing: path)
+  }
+
+  /// Every collection whose ID is `collectionID`, at any depth, as one query.
+  public func collectionGroup(_ collectionID: String) -> Query {
+    Query(database: self, group: collectionID)
+  }
+
+  public func batch() -> WriteBatch { WriteBatch(database: self) }
+
+  /// The root collections that hold documents (directly or below), by ID.
+  public func listCollections() throws -> [CollectionReference] {
+    try engine().read { try $0.collectionIDs(under: nil) }
+      .map { CollectionReference(database: self, path: ResourcePath([$0])) }
+  }
+
+  /// Deletes the document and everything below it: its subcollections, their documents
+  /// and theirs. Large trees are deleted in several commits.
+  public func recursiveDelete(_ reference: DocumentReference) throws {
+    try engine().deleteRecursively(document: try reference.validKey())
+  }
+
+  /// Deletes every document of the collection and everything below them.
+  public func recursiveDelete(_ reference: CollectionReference) throws {
+    try engine().deleteRecursively(collection: try reference.validPath())
+  }
+
+  // MARK: - Committing
+
+  @discardableResult
+  func commit(_ writes: [Write]) throws -> CommitResult {
+    try engine().commit(writes)
+  }
+
+  /// Runs blocking work off the Swift concurrency pool, so an fsync does not hold a
+  /// cooperative thread.
+  func offload<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+      DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
+    }
+  }
+
+  /// Runs `work` now and hands its outcome to `completion` on `settings.dispatchQueue`,
+  /// as Firebase's completion-handler forms do.
+  func complete<T>(_ completion: ((T?, Error?) -> Void)?, _ work: () throws -> T) {
+    let outcome = Result { try work() }
+    guard let completion else { return }
+    let box = CallbackBox { completion(try? outcome.get(), outcome.failure) }
+    settings.dispatchQueue.async { box.run() }
+  }
+
+  func complete(_ completion: ((Error?) -> Void)?, _ work: () throws -> Void) {
+    complete(completion.map { callback in { (_: Void?, error: Error?) in callback(error) } }, work)
+  }
+}
+
+/// Carries a user's callback to the callback queue.
+///
+/// `@unchecked Sendable`: the closure is handed over once and run once on that queue;
+/// the caller keeps no reference to it, as with Firebase's completion handlers.
+struct CallbackBox: @unchecked Sendable {
+  let run: () -> Void
+  init(_ run: @escaping () -> Void) { self.run = run }
+}
+
+extension Result {
+  var failure: Failure? {
+    if case .failure(let error) = self { return error }
+    return nil
+  }
+}

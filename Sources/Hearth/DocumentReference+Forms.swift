@@ -1,0 +1,70 @@
+import Foundation
+import HearthCore
+
+/// The `async` and completion-handler forms of `DocumentReference`'s operations.
+///
+/// `async` forms read the data where they are called, then commit off the concurrency
+/// pool. Completion forms do the work before they return and call `completion` on
+/// `Settings.dispatchQueue`.
+extension DocumentReference {
+  public func setData(_ data: [String: Any]) async throws {
+    try await commitAsync(try reader.set(data))
+  }
+
+  public func setData(_ data: [String: Any], merge: Bool) async throws {
+    try await commitAsync(merge ? try reader.merge(data) : try reader.set(data))
+  }
+
+  public func setData(_ data: [String: Any], mergeFields: [Any]) async throws {
+    try await commitAsync(try reader.merge(data, fields: mergeFields))
+  }
+
+  public func updateData(_ fields: [AnyHashable: Any]) async throws {
+    try await commitAsync(try reader.update(fields))
+  }
+
+  public func create(_ data: [String: Any]) async throws {
+    try await commitAsync(try reader.create(data))
+  }
+
+  public func delete() async throws {
+    try await commitAsync(Write(key: try validKey(), kind: .delete))
+  }
+
+  public func getDocument() async throws -> DocumentSnapshot {
+    try await firestore.offload { try self.getDocument() }
+  }
+
+  public func setData(_ data: [String: Any], completion: ((Error?) -> Void)?) {
+    firestore.complete(completion) { try setData(data) }
+  }
+
+  public func setData(_ data: [String: Any], merge: Bool, completion: ((Error?) -> Void)?) {
+    firestore.complete(completion) { try setData(data, merge: merge) }
+  }
+
+  public func setData(_ data: [String: Any], mergeFields: [Any], completion: ((Error?) -> Void)?) {
+    firestore.complete(completion) { try setData(data, mergeFields: mergeFields) }
+  }
+
+  public func updateData(_ fields: [AnyHashable: Any], completion: ((Error?) -> Void)?) {
+    firestore.complete(completion) { try updateData(fields) }
+  }
+
+  public func create(_ data: [String: Any], completion: ((Error?) -> Void)?) {
+    firestore.complete(completion) { try create(data) }
+  }
+
+  public func delete(completion: ((Error?) -> Void)?) {
+    firestore.complete(completion) { try delete() }
+  }
+
+  public func getDocument(completion: @escaping (DocumentSnapshot?, Error?) -> Void) {
+    firestore.complete(completion) { try getDocument() }
+  }
+
+  private func commitAsync(_ write: Write) async throws {
+    let database = firestore
+    try await database.offload { _ = try database.commit([write]) }
+  }
+}

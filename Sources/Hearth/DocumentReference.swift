@@ -1,0 +1,130 @@
+import Foundation
+import HearthCore
+
+/// A document's location: `db.document("users/alice")` or
+/// `db.collection("users").document("alice")`. The document need not exist.
+///
+/// A reference made from an invalid path still exists, so that building references never
+/// crashes; every operation on it throws `invalidArgument` naming the path and the rule.
+public final class DocumentReference: Hashable, Sendable, CustomStringConvertible {
+  public let firestore: Database
+  private let parsed: Result<DocumentKey, HearthError>
+  private let rawPath: String
+
+  init(database: Database, key: DocumentKey) {
+    firestore = database
+    parsed = .success(key)
+    rawPath = key.path.canonical
+  }
+
+  init(database: Database, parsing path: String) {
+    firestore = database
+    parsed = Result { try DocumentKey(parsing: path) }.mapError { $0 as! HearthError }
+    rawPath = path
+  }
+
+  init(database: Database, invalid error: HearthError, path: String) {
+    firestore = database
+    parsed = .failure(error)
+    rawPath = path
+  }
+
+  /// The key, or the reason the path is invalid.
+  func validKey() throws -> DocumentKey { try parsed.get() }
+
+  /// The last segment of the path: the document's ID.
+  public var documentID: String {
+    (try? parsed.get().documentID) ?? rawPath.split(separator: "/").last.map(String.init) ?? ""
+  }
+
+  /// The path from the root, such as `users/alice`.
+  public var path: String { (try? parsed.get().path.canonical) ?? rawPath }
+
+  /// The collection holding the document.
+  public var parent: CollectionReference {
+    switch parsed {
+    case .success(let key): CollectionReference(database: firestore, path: key.collectionPath)
+    case .failure(let error): CollectionReference(database: firestore, invalid: error, path: rawPath)
+    }
+  }
+
+  /// The subcollection at `path` below this document (`"posts"`, or deeper:
+  /// `"posts/p1/comments"`).
+  public func collection(_ path: String) -> CollectionReference {
+    switch parsed {
+    case .success(let key):
+      do {
+        let relative = try ResourcePath.parse(path, what: "Collection path")
+        return CollectionReference(database: firestore, checking: key.path.appending(relative), raw: "\(key.path)/\(path)")
+      } catch {
+        return CollectionReference(database: firestore, invalid: error as! HearthError, path: "\(key.path)/\(path)")
+      }
+    case .failure(let error):
+      return CollectionReference(database: firestore, invalid: error, path: "\(rawPath)/\(path)")
+    }
+  }
+
+  /// The subcollections of this document that hold documents, by ID.
+  public func listCollections() throws -> [CollectionReference] {
+    let key = try validKey()
+    return try firestore.engine().read { try $0.collectionIDs(under: key) }
+      .map { CollectionReference(database: firestore, path: key.path.appending($0)) }
+  }
+
+  public var description: String { "DocumentReference(\(path))" }
+
+  public static func == (a: DocumentReference, b: DocumentReference) -> Bool {
+    a.path == b.path && (a.firestore === b.firestore || a.firestore.path == b.firestore.path)
+  }
+
+  public func hash(into hasher: inout Hasher) { hasher.combine(path) }
+
+  // MARK: - Writing and reading
+
+  var reader: UserDataReader {
+    get throws { UserDataReader(database: firestore, key: try validKey()) }
+  }
+
+  /// Replaces the document with `data` (creating it when missing).
+  ///
+  /// - Throws: `invalidArgument` for data Firestore would refuse; nothing is written then.
+  public func setData(_ data: [String: Any]) throws {
+    try firestore.commit([try reader.set(data)])
+  }
+
+  /// With `merge: true`, writes the fields of `data` into the document and keeps the
+  /// others (nested maps merge); with `false`, replaces it.
+  public func setData(_ data: [String: Any], merge: Bool) throws {
+    try firestore.commit([merge ? try reader.merge(data) : try reader.set(data)])
+  }
+
+  /// Writes only the listed field paths (`String`s or `FieldPath`s), taking their values
+  /// from `data`.
+  public func setData(_ data: [String: Any], mergeFields: [Any]) throws {
+    try firestore.commit([try reader.merge(data, fields: mergeFields)])
+  }
+
+  /// Updates fields by path (`"owner.email"` changes one nested field).
+  ///
+  /// - Throws: `notFound` when the document does not exist.
+  public func updateData(_ fields: [AnyHashable: Any]) throws {
+    try firestore.commit([try reader.update(fields)])
+  }
+
+  /// Creates the document; fails with `alreadyExists` when it exists.
+  public func create(_ data: [String: Any]) throws {
+    try firestore.commit([try reader.create(data)])
+  }
+
+  /// Deletes the document (not its subcollections); succeeds when it is missing.
+  public func delete() throws {
+    try firestore.commit([Write(key: try validKey(), kind: .delete)])
+  }
+
+  /// Reads the document; `exists` is false when it is missing.
+  public func getDocument() throws -> DocumentSnapshot {
+    let key = try validKey()
+    let document = try firestore.engine().read { try $0.document(key) }
+    return DocumentSnapshot(reference: self, document: document)
+  }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import HearthCore
+
+/// Whether a snapshot holds writes not yet committed or data from a cache. Hearth's
+/// commits are durable when they return, so both are always false.
+public struct SnapshotMetadata: Sendable, Equatable {
+  public let hasPendingWrites: Bool
+  public let isFromCache: Bool
+
+  static let committed = SnapshotMetadata(hasPendingWrites: false, isFromCache: false)
+}
+
+/// A document as read at one moment; `exists` is false when it was missing.
+///
+/// `@unchecked Sendable`: immutable after creation.
+public class DocumentSnapshot: @unchecked Sendable {
+  public let reference: DocumentReference
+  let document: StoredDocument?
+
+  init(reference: DocumentReference, document: StoredDocument?) {
+    self.reference = reference
+    self.document = document
+  }
+
+  public var documentID: String { reference.documentID }
+  public var exists: Bool { document != nil }
+  public var metadata: SnapshotMetadata { .committed }
+  /// When the document was created (beyond the mobile SDK); `nil` when missing.
+  public var createTime: Timestamp? { document?.createTime }
+  /// When the document was last written; `nil` when missing.
+  public var updateTime: Timestamp? { document?.updateTime }
+
+  /// The document's fields, or `nil` when it does not exist.
+  public func data() -> [String: Any]? {
+    document.map { UserDataWriter(database: reference.firestore).fields($0.fields) }
+  }
+
+  /// The value at a field path (a dotted `String` or a `FieldPath`), or `nil`.
+  public func get(_ field: Any) -> Any? {
+    guard let fields = document?.fields else { return nil }
+    let path: FieldPath
+    switch field {
+    case let string as String:
+      guard let parsed = try? FieldPath.parse(dotted: string) else { return nil }
+      path = parsed
+    case let fieldPath as FieldPath:
+      if fieldPath.isDocumentID { return reference.documentID }
+      path = fieldPath
+    default: return nil
+    }
+    return FieldOperations.value(at: path, in: fields).map(UserDataWriter(database: reference.firestore).value)
+  }
+
+  public subscript(key: Any) -> Any? { self.get(key) }
+
+  /// The stored fields, for the Codable decoder.
+  var fields: [String: Value]? { document?.fields }
+}
+
+/// A document that a query returned: it always exists.
+public final class QueryDocumentSnapshot: DocumentSnapshot, @unchecked Sendable {
+  init(database: Database, document: StoredDocument) {
+    super.init(reference: DocumentReference(database: database, key: document.key), document: document)
+  }
+
+  public override func data() -> [String: Any] { super.data() ?? [:] }
+}
+
+/// The result of a query.
+///
+/// `@unchecked Sendable`: immutable after creation.
+public final class QuerySnapshot: @unchecked Sendable {
+  public let query: Query
+  public let documents: [QueryDocumentSnapshot]
+  /// The changes since the previous snapshot; for a one-time read, every document
+  /// `added`, in order.
+  public let documentChanges: [DocumentChange]
+  public var metadata: SnapshotMetadata { .committed }
+  public var count: Int { documents.count }
+  public var isEmpty: Bool { documents.isEmpty }
+
+  init(query: Query, documents: [QueryDocumentSnapshot], changes: [DocumentChange]? = nil) {
+    self.query = query
+    self.documents = documents
+    self.documentChanges = changes ?? documents.enumerated().map { index, document in
+      DocumentChange(type: .added, document: document, oldIndex: UInt(NSNotFound), newIndex: UInt(index))
+    }
+  }
+
+  public func documentChanges(includeMetadataChanges: Bool) -> [DocumentChange] { documentChanges }
+}
+
+public enum DocumentChangeType: Sendable {
+  case added, modified, removed
+}
+
+/// One change between two snapshots of a query.
+public struct DocumentChange: Sendable {
+  public let type: DocumentChangeType
+  public let document: QueryDocumentSnapshot
+  /// The position before the change; `UInt(NSNotFound)` for an added document.
+  public let oldIndex: UInt
+  /// The position after the change; `UInt(NSNotFound)` for a removed document.
+  public let newIndex: UInt
+}

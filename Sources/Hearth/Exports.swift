@@ -1,0 +1,24 @@
+@_exported import struct Foundation.Data
+@_exported import struct Foundation.Date
+@_exported import class Dispatch.DispatchQueue
+import Foundation
+import HearthCore
+
+/// Hearth's value types, shared with the engine. Each behaves as its Firebase namesake.
+public typealias Timestamp = HearthCore.Timestamp
+public typealias GeoPoint = HearthCore.GeoPoint
+public typealias FieldPath = HearthCore.FieldPath
+public typealias HearthError = HearthCore.HearthError
+
+/// Firebase's name for the database, so ported code keeps compiling.
+public typealias Firestore = Database
+
+/// Firebase's error type name: `catch let error as FirestoreErrorCode where error.code == .notFound`.
+public typealias FirestoreErrorCode = HearthError
+
+#if !canImport(Darwin)
+  /// Foundation on Linux lacks `NSErrorPointer` (and Objective-C's autoreleasing
+  /// pointers); Firebase's transaction API needs it, and `errorPointer?.pointee = error`
+  /// works the same with this plain pointer.
+  public typealias NSErrorPointer = UnsafeMutablePointer<NSError?>?
+#endif

@@ -1,0 +1,64 @@
+import HearthCore
+
+/// Sentinel values for writes: delete a field, or transform it at commit time.
+///
+/// ```swift
+/// try ref.updateData([
+///   "likes": FieldValue.increment(1),
+///   "tags": FieldValue.arrayUnion(["swift"]),
+///   "draft": FieldValue.delete(),
+///   "editedAt": FieldValue.serverTimestamp(),
+/// ])
+/// ```
+public struct FieldValue {
+  enum Kind {
+    case delete
+    case serverTimestamp
+    case increment(Value)
+    case arrayUnion([Any])
+    case arrayRemove([Any])
+    case minimum(Value)
+    case maximum(Value)
+  }
+  let kind: Kind
+
+  /// Deletes the field (only in `updateData` and `setData(_:merge:)`/`mergeFields:`).
+  public static func delete() -> FieldValue { FieldValue(kind: .delete) }
+  /// The commit's time, the same for every field of one commit.
+  public static func serverTimestamp() -> FieldValue { FieldValue(kind: .serverTimestamp) }
+
+  /// Adds to the field: an integer sum saturates at Int64's bounds; a missing or
+  /// non-numeric field becomes `n`.
+  public static func increment(_ n: Int64) -> FieldValue { FieldValue(kind: .increment(.integer(n))) }
+  public static func increment(_ n: Int) -> FieldValue { FieldValue(kind: .increment(.integer(Int64(n)))) }
+  public static func increment(_ n: Double) -> FieldValue { FieldValue(kind: .increment(.double(n))) }
+
+  /// Appends each element not already in the array (a missing or non-array field
+  /// becomes `[]` first).
+  public static func arrayUnion(_ elements: [Any]) -> FieldValue { FieldValue(kind: .arrayUnion(elements)) }
+  /// Removes every element equal to one of `elements`.
+  public static func arrayRemove(_ elements: [Any]) -> FieldValue { FieldValue(kind: .arrayRemove(elements)) }
+
+  /// Keeps the smaller of the field and `n` (a missing or non-numeric field becomes `n`;
+  /// NaN wins).
+  public static func minimum(_ n: Int64) -> FieldValue { FieldValue(kind: .minimum(.integer(n))) }
+  public static func minimum(_ n: Int) -> FieldValue { FieldValue(kind: .minimum(.integer(Int64(n)))) }
+  public static func minimum(_ n: Double) -> FieldValue { FieldValue(kind: .minimum(.double(n))) }
+  /// Keeps the larger of the field and `n`.
+  public static func maximum(_ n: Int64) -> FieldValue { FieldValue(kind: .maximum(.integer(n))) }
+  public static func maximum(_ n: Int) -> FieldValue { FieldValue(kind: .maximum(.integer(Int64(n)))) }
+  public static func maximum(_ n: Double) -> FieldValue { FieldValue(kind: .maximum(.double(n))) }
+
+  /// The name users wrote, for messages.
+  var methodName: String {
+    switch kind {
+    case .delete: "FieldValue.delete()"
+    case .serverTimestamp: "FieldValue.serverTimestamp()"
+    case .increment: "FieldValue.increment()"
+    case .arrayUnion: "FieldValue.arrayUnion()"
+    case .arrayRemove: "FieldValue.arrayRemove()"
+    case .minimum: "FieldValue.minimum()"
+    case .maximum: "FieldValue.maximum()"
+    }
+  }
+}

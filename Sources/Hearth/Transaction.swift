@@ -1,0 +1,136 @@
+import Foundation
+import HearthCore
+
+/// The reads and writes of one `runTransaction` call.
+///
+/// Reads come first and see one consistent snapshot; writes are applied atomically when
+/// the closure returns, to the very state it read (Hearth runs the closure inside its
+/// write transaction, so there is no contention to retry). The closure may still run
+/// again if the database had to grow, so keep it free of other side effects, as
+/// Firestore asks.
+public final class Transaction {
+  let database: Database
+  private let reader: StoreReader
+  private(set) var writes: [Write] = []
+  private var firstError: Error?
+  /// Documents this transaction read as missing or deleted: updating them is an error.
+  private var missing: Set<DocumentKey> = []
+
+  init(database: Database, reader: StoreReader) {
+    self.database = database
+    self.reader = reader
+  }
+
+  /// Reads a document.
+  ///
+  /// - Throws: `invalidArgument` after a write in this transaction (reads come first).
+  public func getDocument(_ document: DocumentReference) throws -> DocumentSnapshot {
+    guard writes.isEmpty && firstError == nil else {
+      throw HearthError(.invalidArgument, "Firestore transactions require all reads to be executed before all writes.")
+    }
+    let key = try document.validKey()
+    let stored = try reader.document(key)
+    if stored == nil { missing.insert(key) }
+    return DocumentSnapshot(reference: document, document: stored)
+  }
+
+  private func record(_ make: () throws -> Write) -> Transaction {
+    guard firstError == nil else { return self }
+    do {
+      let write = try make()
+      if case .patch = write.kind, write.precondition == .exists(true), missing.contains(write.key) {
+        throw HearthError(.invalidArgument, "Can't update a document that doesn't exist: \(write.key)")
+      }
+      if case .delete = write.kind { missing.insert(write.key) } else { missing.remove(write.key) }
+      writes.append(write)
+    } catch {
+      firstError = error
+    }
+    return self
+  }
+
+  @discardableResult
+  public func setData(_ data: [String: Any], forDocument document: DocumentReference) -> Transaction {
+    record { try document.reader.set(data) }
+  }
+
+  @discardableResult
+  public func setData(_ data: [String: Any], forDocument document: DocumentReference, merge: Bool) -> Transaction {
+    record { merge ? try document.reader.merge(data) : try document.reader.set(data) }
+  }
+
+  @discardableResult
+  public func setData(_ data: [String: Any], forDocument document: DocumentReference, mergeFields: [Any]) -> Transaction {
+    record { try document.reader.merge(data, fields: mergeFields) }
+  }
+
+  @discardableResult
+  public func updateData(_ fields: [AnyHashable: Any], forDocument document: DocumentReference) -> Transaction {
+    record { try document.reader.update(fields) }
+  }
+
+  @discardableResult
+  public func create(_ data: [String: Any], forDocument document: DocumentReference) -> Transaction {
+    record { try document.reader.create(data) }
+  }
+
+  @discardableResult
+  public func deleteDocument(_ document: DocumentReference) -> Transaction {
+    record { Write(key: try document.validKey(), kind: .delete) }
+  }
+
+  /// The writes to commit, or the first error a write met.
+  func finish() throws -> [Write] {
+    if let firstError { throw firstError }
+    return writes
+  }
+}
+
+extension Database {
+  /// Runs `body` as a transaction: its reads see one consistent snapshot and its writes
+  /// commit atomically when it returns. A throw from `body` (or invalid data in a write)
+  /// writes nothing and is rethrown.
+  public func runTransaction<T>(_ body: (Transaction) throws -> T) throws -> T {
+    try transact(body)
+  }
+
+  /// The `async` form: `body` runs synchronously inside the write transaction.
+  public func runTransaction<T>(_ body: (Transaction) throws -> T) async throws -> T {
+    try transact(body)
+  }
+
+  private func transact<T>(_ body: (Transaction) throws -> T) throws -> T {
+    try engine().transact { reader in
+      let transaction = Transaction(database: self, reader: reader)
+      let result = try body(transaction)
+      return (result, try transaction.finish())
+    }.0
+  }
+
+  /// Firebase's form: the block reports failure through `errorPointer` (and the result
+  /// is then ignored) or returns a result.
+  public func runTransaction(_ updateBlock: @escaping (Transaction, NSErrorPointer) -> Any?) async throws -> Any? {
+    try runFirebaseTransaction(updateBlock)
+  }
+
+  public func runTransaction(
+    _ updateBlock: @escaping (Transaction, NSErrorPointer) -> Any?, completion: @escaping (Any?, Error?) -> Void
+  ) {
+    let deliver = { (result: Any??, error: Error?) in completion(result ?? nil, error) }
+    complete(deliver) { try runFirebaseTransaction(updateBlock) }
+  }
+
+  private func runFirebaseTransaction(_ updateBlock: (Transaction, NSErrorPointer) -> Any?) throws -> Any? {
+    let result: Any?? = try transact { transaction -> Any? in
+      var error: NSError?
+      #if canImport(Darwin)
+        let result = updateBlock(transaction, AutoreleasingUnsafeMutablePointer(&error))
+      #else
+        let result = withUnsafeMutablePointer(to: &error) { updateBlock(transaction, $0) }
+      #endif
+      if let error { throw error }
+      return result
+    }
+    return result ?? nil
+  }
+}

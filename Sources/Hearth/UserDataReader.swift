@@ -1,0 +1,300 @@
+import Foundation
+import HearthCore
+
+/// Turns the `[String: Any]` data of a write into engine writes: converts Swift values to
+/// Firestore values, takes `FieldValue` sentinels out as transforms or deletes, and
+/// enforces Firestore's rules on where each may appear. Errors are `invalidArgument`
+/// with Firestore's wording, the document path and the field.
+struct UserDataReader {
+  let database: Database
+  let key: DocumentKey
+
+  /// Where a value is being read, which decides what sentinels may do.
+  enum Context {
+    /// `setData(_:)`: plain values and transforms; no delete.
+    case set
+    /// `setData(_:merge:)` and `mergeFields:`: every leaf path is merged; delete allowed.
+    case merge
+    /// `updateData`: keys are field paths; delete only as a key's own value.
+    case update
+    /// An operand of `arrayUnion`/`arrayRemove` (or a query value): no sentinels.
+    case argument
+  }
+
+  /// What reading the data collected besides the values.
+  private struct Accumulator {
+    var leafPaths: [FieldPath] = []
+    var transforms: [FieldTransform] = []
+  }
+
+  // MARK: - Writes
+
+  /// `setData(data)`: replace the document.
+  func set(_ data: [String: Any]) throws -> Write {
+    var accumulator = Accumulator()
+    let fields = try readMap(data, at: FieldPath([]), context: .set, depth: 0, into: &accumulator)
+    return Write(key: key, kind: .set(fields), transforms: accumulator.transforms)
+  }
+
+  /// `create(data)`: like `set`, but the document must not exist.
+  func create(_ data: [String: Any]) throws -> Write {
+    var write = try set(data)
+    write.precondition = .exists(false)
+    return write
+  }
+
+  /// `setData(data, merge: true)`, or with `mergeFields`, only those paths.
+  func merge(_ data: [String: Any], fields requested: [Any]? = nil) throws -> Write {
+    var accumulator = Accumulator()
+    let fields = try readMap(data, at: FieldPath([]), context: .merge, depth: 0, into: &accumulator)
+    guard let requested else {
+      return Write(key: key, kind: .patch(fields: fields, mask: accumulator.leafPaths), transforms: accumulator.transforms)
+    }
+    var mask: [FieldPath] = []
+    for element in requested {
+      let path: FieldPath
+      switch element {
+      case let string as String: path = try parseDotted(string)
+      case let fieldPath as FieldPath: path = try validated(fieldPath)
+      default:
+        throw invalid("All elements in mergeFields: must be Strings or FieldPaths, but found \(typeName(element)).")
+      }
+      let present = accumulator.leafPaths.contains { path.isPrefix(of: $0) }
+        || accumulator.transforms.contains { path.isPrefix(of: $0.path) }
+      guard present else {
+        throw invalid("Field '\(path)' is specified in your field mask but missing from your input data.")
+      }
+      mask.append(path)
+    }
+    let transforms = accumulator.transforms.filter { transform in mask.contains { $0.isPrefix(of: transform.path) } }
+    return Write(key: key, kind: .patch(fields: fields, mask: mask), transforms: transforms)
+  }
+
+  /// `updateData(fields)`: keys are field paths; the document must exist.
+  func update(_ updates: [AnyHashable: Any]) throws -> Write {
+    var accumulator = Accumulator()
+    var fields: [String: Value] = [:]
+    var mask: [FieldPath] = []
+    var written: [FieldPath] = []  // every key, transforms included, to find conflicts
+    for (rawKey, rawValue) in updates {
+      let path: FieldPath
+      switch rawKey.base {
+      case let string as String: path = try parseDotted(string)
+      case let fieldPath as FieldPath: path = try validated(fieldPath)
+      default:
+        throw invalid("Dictionary keys in updateData: must be Strings or FieldPaths, but found \(typeName(rawKey.base)).")
+      }
+      for name in path.segments {
+        if let problem = DocumentValidation.problem(withFieldName: name) {
+          throw invalid("Invalid data. \(problem)", field: path)
+        }
+      }
+      written.append(path)
+      if let sentinel = rawValue as? FieldValue, case .delete = sentinel.kind {
+        mask.append(path)
+      } else if let value = try readValue(rawValue, at: path, context: .update, depth: 0, inArray: false, into: &accumulator) {
+        FieldOperations.set(value, at: path, in: &fields)
+        mask.append(path)
+      }
+    }
+    let sorted = written.sorted { $0.segments.lexicographicallyPrecedes($1.segments) }
+    for (shorter, longer) in zip(sorted, sorted.dropFirst()) where shorter.isPrefix(of: longer) {
+      throw invalid(
+        shorter == longer
+          ? "Field '\(shorter)' was specified multiple times."
+          : "Fields '\(shorter)' and '\(longer)' conflict: a field may be written only once in one update.")
+    }
+    return Write(
+      key: key, kind: .patch(fields: fields, mask: mask), transforms: accumulator.transforms,
+      precondition: .exists(true))
+  }
+
+  /// An operand of an array transform (or a query value): no sentinels, and no array
+  /// directly inside an array.
+  func argument(_ value: Any, insideArray: Bool, field: FieldPath) throws -> Value {
+    var accumulator = Accumulator()
+    guard let result = try readValue(value, at: field, context: .argument, depth: 0, inArray: insideArray, into: &accumulator) else {
+      throw invalid("A value is missing", field: field)
+    }
+    return result
+  }
+
+  // MARK: - Values
+
+  private func readMap(
+    _ map: [String: Any], at path: FieldPath, context: Context, depth: Int, into accumulator: inout Accumulator
+  ) throws -> [String: Value] {
+    var fields = [String: Value](minimumCapacity: map.count)
+    for (name, raw) in map {
+      let child = path.appending(name)
+      if context != .argument, let problem = DocumentValidation.problem(withFieldName: name) {
+        throw invalid("Invalid data. \(problem)", field: child)
+      }
+      if let value = try readValue(raw, at: child, context: context, depth: depth, inArray: false, into: &accumulator) {
+        fields[name] = value
+      }
+    }
+    return fields
+  }
+
+  /// Reads one value; returns `nil` for a sentinel, which becomes a transform or a
+  /// deleted path instead.
+  private func readValue(
+    _ raw: Any, at path: FieldPath, context: Context, depth: Int, inArray: Bool,
+    into accumulator: inout Accumulator
+  ) throws -> Value? {
+    if let sentinel = raw as? FieldValue {
+      try readSentinel(sentinel, at: path, context: context, inArray: inArray, into: &accumulator)
+      return nil
+    }
+    if let map = raw as? [String: Any], !(raw is [Any]) {
+      guard depth < DocumentValidation.maxDepth else { throw tooDeep(path) }
+      if map.isEmpty, context == .merge, !path.isEmpty { accumulator.leafPaths.append(path) }
+      return .map(try readMap(map, at: path, context: context, depth: depth + 1, into: &accumulator))
+    }
+    if !(raw is String), !(raw is Data), let array = raw as? [Any] {
+      if inArray { throw invalid("Nested arrays are not supported", field: path) }
+      guard depth < DocumentValidation.maxDepth else { throw tooDeep(path) }
+      var elements: [Value] = []
+      elements.reserveCapacity(array.count)
+      for element in array {
+        if let sentinel = element as? FieldValue {
+          throw invalid("\(sentinel.methodName) is not currently supported inside arrays", field: path)
+        }
+        if let value = try readValue(element, at: path, context: context, depth: depth + 1, inArray: true, into: &accumulator) {
+          elements.append(value)
+        }
+      }
+      if context == .merge { accumulator.leafPaths.append(path) }
+      return .array(elements)
+    }
+    let value = try scalar(raw, at: path)
+    if context == .merge { accumulator.leafPaths.append(path) }
+    return value
+  }
+
+  private func readSentinel(
+    _ sentinel: FieldValue, at path: FieldPath, context: Context, inArray: Bool, into accumulator: inout Accumulator
+  ) throws {
+    if context == .argument {
+      throw invalid("\(sentinel.methodName) can only be used with updateData() and setData()", field: path)
+    }
+    if inArray {
+      throw invalid("\(sentinel.methodName) is not currently supported inside arrays", field: path)
+    }
+    let operation: TransformOperation
+    switch sentinel.kind {
+    case .delete:
+      switch context {
+      case .merge: accumulator.leafPaths.append(path)
+      case .update:
+        throw invalid("FieldValue.delete() can only appear at the top level of your update data", field: path)
+      default:
+        throw invalid("FieldValue.delete() can only be used with updateData() and setData() with merge:true", field: path)
+      }
+      return
+    case .serverTimestamp: operation = .serverTimestamp
+    case .increment(let n): operation = .increment(n)
+    case .minimum(let n): operation = .minimum(n)
+    case .maximum(let n): operation = .maximum(n)
+    case .arrayUnion(let elements):
+      operation = .arrayUnion(try elements.map { try argument($0, insideArray: true, field: path) })
+    case .arrayRemove(let elements):
+      operation = .arrayRemove(try elements.map { try argument($0, insideArray: true, field: path) })
+    }
+    accumulator.transforms.append(FieldTransform(path: path, operation: operation))
+  }
+
+  /// Every type that is not a map, an array or a sentinel.
+  private func scalar(_ raw: Any, at path: FieldPath) throws -> Value {
+    if type(of: raw) is NSNumber.Type, let number = raw as? NSNumber { return try numberValue(number, at: path) }
+    switch raw {
+    case is NSNull: return .null
+    case let b as Bool: return .boolean(b)
+    case let s as String: return .string(s)
+    case let s as Substring: return .string(String(s))
+    case let i as Int: return .integer(Int64(i))
+    case let i as Int64: return .integer(i)
+    case let i as Int32: return .integer(Int64(i))
+    case let i as Int16: return .integer(Int64(i))
+    case let i as Int8: return .integer(Int64(i))
+    case let i as UInt8: return .integer(Int64(i))
+    case let i as UInt16: return .integer(Int64(i))
+    case let i as UInt32: return .integer(Int64(i))
+    case let i as UInt: return try unsigned(UInt64(i), at: path)
+    case let i as UInt64: return try unsigned(i, at: path)
+    case let d as Double: return .double(d)
+    case let f as Float: return .double(Double(f))
+    case let d as Decimal: return .double(NSDecimalNumber(decimal: d).doubleValue)
+    case let t as Timestamp: return .timestamp(t.truncatedToMicroseconds)
+    case let d as Date: return .timestamp(Timestamp(date: d).truncatedToMicroseconds)
+    case let d as Data: return .bytes(d)
+    case let g as GeoPoint: return .geoPoint(g)
+    case let r as DocumentReference: return .reference(try referenceKey(r, at: path))
+    case let optional as AnyOptional:
+      guard let wrapped = optional.wrappedAny else { return .null }
+      return try scalar(wrapped, at: path)
+    default:
+      throw invalid("Unsupported type: \(typeName(raw))", field: path)
+    }
+  }
+
+  private func numberValue(_ number: NSNumber, at path: FieldPath) throws -> Value {
+    switch String(cString: number.objCType) {
+    case "c", "B": return .boolean(number.boolValue)
+    case "f", "d": return .double(number.doubleValue)
+    case "Q", "L", "I":
+      return try unsigned(number.uint64Value, at: path)
+    default: return .integer(number.int64Value)
+    }
+  }
+
+  private func unsigned(_ value: UInt64, at path: FieldPath) throws -> Value {
+    guard let signed = Int64(exactly: value) else {
+      throw invalid("Integer \(value) is too large: integers must fit in a signed 64-bit integer", field: path)
+    }
+    return .integer(signed)
+  }
+
+  private func referenceKey(_ reference: DocumentReference, at path: FieldPath) throws -> DocumentKey {
+    let referenceKey = try reference.validKey()
+    guard reference.firestore === database || reference.firestore.path == database.path else {
+      throw invalid(
+        "Document reference \(referenceKey) is for the database at \(reference.firestore.path) "
+          + "but should be for the database at \(database.path)", field: path)
+    }
+    return referenceKey
+  }
+
+  // MARK: - Paths and errors
+
+  private func parseDotted(_ string: String) throws -> FieldPath {
+    do { return try FieldPath.parse(dotted: string) } catch let error as HearthError { throw invalid(error.message) }
+  }
+
+  private func validated(_ path: FieldPath) throws -> FieldPath {
+    do { try path.validate() } catch let error as HearthError { throw invalid(error.message) }
+    return path
+  }
+
+  private func tooDeep(_ path: FieldPath) -> HearthError {
+    invalid("Maps and arrays are nested more than \(DocumentValidation.maxDepth) levels deep", field: path)
+  }
+
+  func invalid(_ message: String, field: FieldPath? = nil) -> HearthError {
+    var text = "Invalid data for document \(key): \(message)"
+    if let field, !field.isEmpty { text += " (found in field \(field))" }
+    return HearthError(.invalidArgument, text)
+  }
+
+  private func typeName(_ value: Any) -> String { String(describing: type(of: value)) }
+}
+
+/// Lets the reader see through an `Optional` stored in an `Any`.
+protocol AnyOptional {
+  var wrappedAny: Any? { get }
+}
+
+extension Optional: AnyOptional {
+  var wrappedAny: Any? { self.map { $0 as Any } }
+}

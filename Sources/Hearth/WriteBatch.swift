@@ -1,0 +1,88 @@
+import Foundation
+import HearthCore
+
+/// Writes committed together: all of them or none.
+///
+/// ```swift
+/// let batch = db.batch()
+/// batch.setData(["since": Timestamp()], forDocument: me.collection("following").document(them))
+/// batch.setData(["since": Timestamp()], forDocument: them.collection("followers").document(me))
+/// try batch.commit()
+/// ```
+///
+/// The write methods never throw: invalid data is reported by `commit()`, which then
+/// writes nothing. There is no limit on the number of writes.
+public final class WriteBatch {
+  let database: Database
+  private var writes: [Write] = []
+  private var firstError: Error?
+  private var isCommitted = false
+
+  init(database: Database) { self.database = database }
+
+  /// Records a write, or the first error met while reading its data.
+  func record(_ make: () throws -> Write) -> WriteBatch {
+    guard firstError == nil else { return self }
+    do { writes.append(try make()) } catch { firstError = error }
+    return self
+  }
+
+  @discardableResult
+  public func setData(_ data: [String: Any], forDocument document: DocumentReference) -> WriteBatch {
+    record { try document.reader.set(data) }
+  }
+
+  @discardableResult
+  public func setData(_ data: [String: Any], forDocument document: DocumentReference, merge: Bool) -> WriteBatch {
+    record { merge ? try document.reader.merge(data) : try document.reader.set(data) }
+  }
+
+  @discardableResult
+  public func setData(_ data: [String: Any], forDocument document: DocumentReference, mergeFields: [Any]) -> WriteBatch {
+    record { try document.reader.merge(data, fields: mergeFields) }
+  }
+
+  @discardableResult
+  public func updateData(_ fields: [AnyHashable: Any], forDocument document: DocumentReference) -> WriteBatch {
+    record { try document.reader.update(fields) }
+  }
+
+  /// Creates the document; the commit fails with `alreadyExists` when it exists.
+  @discardableResult
+  public func create(_ data: [String: Any], forDocument document: DocumentReference) -> WriteBatch {
+    record { try document.reader.create(data) }
+  }
+
+  @discardableResult
+  public func deleteDocument(_ document: DocumentReference) -> WriteBatch {
+    record { Write(key: try document.validKey(), kind: .delete) }
+  }
+
+  /// Commits every write atomically.
+  ///
+  /// - Throws: the first invalid write's error, or a failed precondition (`notFound` for
+  ///   an update of a missing document); nothing is written then. `failedPrecondition`
+  ///   when the batch was already committed.
+  public func commit() throws {
+    try database.commit(try takeWrites())
+  }
+
+  public func commit() async throws {
+    let writes = try takeWrites()
+    let database = self.database
+    try await database.offload { _ = try database.commit(writes) }
+  }
+
+  public func commit(completion: ((Error?) -> Void)?) {
+    database.complete(completion) { try commit() }
+  }
+
+  private func takeWrites() throws -> [Write] {
+    guard !isCommitted else {
+      throw HearthError(.failedPrecondition, "A write batch can no longer be used after commit() has been called.")
+    }
+    isCommitted = true
+    if let firstError { throw firstError }
+    return writes
+  }
+}

@@ -1,0 +1,211 @@
+import Foundation
+
+/// The on-disk form of a document: the value stored in the `documents` table.
+///
+/// ```
+/// document := version(1 byte = 1) createTime updateTime fields
+/// createTime, updateTime := zigzag varint, microseconds since the epoch
+/// fields := map body
+/// value := tag(1 byte) payload
+///   0 null | 1 false | 2 true
+///   3 integer: zigzag varint
+///   4 double: 8 bytes, IEEE bits little-endian (NaN payloads and -0.0 kept)
+///   5 timestamp: zigzag varint seconds, varint nanoseconds
+///   6 string, 7 bytes: varint length, bytes
+///   8 reference: varint segment count, each segment a length-prefixed string
+///   9 geopoint: latitude, longitude as 8-byte doubles
+///   10 array: varint count, values
+///   11 map: map body
+/// map body := varint count, then (length-prefixed key, value) in key byte order
+/// ```
+///
+/// Compact (no field IDs, no padding) and deterministic: equal documents with identical
+/// values encode to identical bytes. Decoding checks every length, count, tag, nesting
+/// depth and string, so damaged bytes throw `dataLoss` instead of crashing. The version
+/// byte lets later formats (such as one with a checksum) be read beside this one.
+public enum DocumentCodec {
+  public static let version: UInt8 = 1
+  /// Deeper than any valid document (20 levels of maps and arrays), shallow enough that a
+  /// corrupt document cannot exhaust the stack.
+  static let maxDecodeDepth = 32
+
+  enum Tag: UInt8 {
+    case null = 0, `false`, `true`, integer, double, timestamp, string, bytes, reference, geoPoint, array, map
+  }
+
+  // MARK: - Encoding
+
+  public static func encode(_ document: StoredDocument) -> [UInt8] {
+    var writer = ByteWriter(capacity: 128 + document.fields.count * 24)
+    writer.byte(version)
+    writer.signedVarint(document.createTime.microseconds)
+    writer.signedVarint(document.updateTime.microseconds)
+    encodeMap(document.fields, into: &writer)
+    return writer.bytes
+  }
+
+  static func encodeMap(_ fields: [String: Value], into writer: inout ByteWriter) {
+    writer.varint(UInt64(fields.count))
+    if fields.count == 1, let (key, value) = fields.first {
+      writer.string(key)
+      encode(value, into: &writer)
+      return
+    }
+    for key in Value.sortedKeys(fields) {
+      writer.string(key)
+      encode(fields[key]!, into: &writer)
+    }
+  }
+
+  static func encode(_ value: Value, into writer: inout ByteWriter) {
+    switch value {
+    case .null: writer.byte(Tag.null.rawValue)
+    case .boolean(let b): writer.byte(b ? Tag.true.rawValue : Tag.false.rawValue)
+    case .integer(let i):
+      writer.byte(Tag.integer.rawValue)
+      writer.signedVarint(i)
+    case .double(let d):
+      writer.byte(Tag.double.rawValue)
+      writer.fixed64(d.bitPattern)
+    case .timestamp(let t):
+      writer.byte(Tag.timestamp.rawValue)
+      writer.signedVarint(t.seconds)
+      writer.varint(UInt64(t.nanoseconds))
+    case .string(let s):
+      writer.byte(Tag.string.rawValue)
+      writer.string(s)
+    case .bytes(let data):
+      writer.byte(Tag.bytes.rawValue)
+      writer.varint(UInt64(data.count))
+      writer.bytes.append(contentsOf: data)
+    case .reference(let key):
+      writer.byte(Tag.reference.rawValue)
+      writer.varint(UInt64(key.path.count))
+      for segment in key.path.segments { writer.string(segment) }
+    case .geoPoint(let point):
+      writer.byte(Tag.geoPoint.rawValue)
+      writer.fixed64(point.latitude.bitPattern)
+      writer.fixed64(point.longitude.bitPattern)
+    case .array(let values):
+      writer.byte(Tag.array.rawValue)
+      writer.varint(UInt64(values.count))
+      for element in values { encode(element, into: &writer) }
+    case .map(let fields):
+      writer.byte(Tag.map.rawValue)
+      encodeMap(fields, into: &writer)
+    }
+  }
+
+  // MARK: - Decoding
+
+  /// Decodes a stored document.
+  ///
+  /// - Throws: `dataLoss` naming `key` and the byte offset when the bytes are not a valid
+  ///   document.
+  public static func decode(_ bytes: UnsafeRawBufferPointer, key: DocumentKey) throws -> StoredDocument {
+    var reader = ByteReader(bytes)
+    do throws(ByteReader.Malformed) {
+      let (createTime, updateTime) = try header(&reader)
+      let fields = try decodeMap(&reader, depth: 0)
+      guard reader.isAtEnd else { throw reader.fail("\(reader.remaining) unexpected bytes after the fields") }
+      return StoredDocument(key: key, fields: fields, createTime: createTime, updateTime: updateTime)
+    } catch {
+      throw damaged(key, error)
+    }
+  }
+
+  public static func decode(_ bytes: [UInt8], key: DocumentKey) throws -> StoredDocument {
+    try bytes.withUnsafeBytes { try decode($0, key: key) }
+  }
+
+  /// Only the create and update times, without decoding the fields.
+  public static func decodeTimes(_ bytes: UnsafeRawBufferPointer, key: DocumentKey) throws
+    -> (createTime: Timestamp, updateTime: Timestamp)
+  {
+    var reader = ByteReader(bytes)
+    do throws(ByteReader.Malformed) { return try header(&reader) } catch { throw damaged(key, error) }
+  }
+
+  private static func damaged(_ key: DocumentKey, _ error: ByteReader.Malformed) -> HearthError {
+    HearthError.dataLoss("Document \(key) is damaged: \(error.reason) at byte \(error.offset)")
+  }
+
+  private static func header(_ reader: inout ByteReader) throws(ByteReader.Malformed) -> (Timestamp, Timestamp) {
+    let format = try reader.byte()
+    guard format == version else { throw reader.fail("unknown document format \(format)") }
+    let createTime = Timestamp(microseconds: try reader.signedVarint())
+    let updateTime = Timestamp(microseconds: try reader.signedVarint())
+    return (createTime, updateTime)
+  }
+
+  static func decodeMap(_ reader: inout ByteReader, depth: Int) throws(ByteReader.Malformed) -> [String: Value] {
+    let count = try reader.count()
+    var fields = [String: Value](minimumCapacity: count)
+    for _ in 0..<count {
+      let key = try reader.string()
+      let value = try decodeValue(&reader, depth: depth)
+      if fields.updateValue(value, forKey: key) != nil { throw reader.fail("duplicate field '\(key)'") }
+    }
+    return fields
+  }
+
+  static func decodeValue(_ reader: inout ByteReader, depth: Int) throws(ByteReader.Malformed) -> Value {
+    let rawTag = try reader.byte()
+    guard let tag = Tag(rawValue: rawTag) else { throw reader.fail("unknown value tag \(rawTag)") }
+    switch tag {
+    case .null: return .null
+    case .false: return .boolean(false)
+    case .true: return .boolean(true)
+    case .integer: return .integer(try reader.signedVarint())
+    case .double: return .double(Double(bitPattern: try reader.fixed64()))
+    case .timestamp:
+      let seconds = try reader.signedVarint()
+      let nanos = try reader.varint()
+      guard nanos < 1_000_000_000 else { throw reader.fail("timestamp nanoseconds out of range") }
+      return .timestamp(Timestamp(seconds: seconds, nanoseconds: Int32(nanos)))
+    case .string: return .string(try reader.string())
+    case .bytes:
+      let length = try reader.count()
+      return .bytes(Data(try reader.bytes(length)))
+    case .reference:
+      let count = try reader.count()
+      guard count >= 2, count % 2 == 0 else { throw reader.fail("reference with \(count) segments") }
+      var segments: [String] = []
+      segments.reserveCapacity(count)
+      for _ in 0..<count {
+        let segment = try reader.string()
+        guard !segment.isEmpty else { throw reader.fail("empty segment in a reference") }
+        segments.append(segment)
+      }
+      return .reference(DocumentKey(ResourcePath(segments)))
+    case .geoPoint:
+      let latitude = Double(bitPattern: try reader.fixed64())
+      return .geoPoint(GeoPoint(latitude: latitude, longitude: Double(bitPattern: try reader.fixed64())))
+    case .array:
+      guard depth < maxDecodeDepth else { throw reader.fail("nesting deeper than \(maxDecodeDepth)") }
+      let count = try reader.count()
+      var values: [Value] = []
+      values.reserveCapacity(count)
+      for _ in 0..<count { values.append(try decodeValue(&reader, depth: depth + 1)) }
+      return .array(values)
+    case .map:
+      guard depth < maxDecodeDepth else { throw reader.fail("nesting deeper than \(maxDecodeDepth)") }
+      return .map(try decodeMap(&reader, depth: depth + 1))
+    }
+  }
+}
+
+/// A document as stored: its key, fields, and create and update times.
+public struct StoredDocument: Sendable {
+  public var key: DocumentKey
+  public var fields: [String: Value]
+  public var createTime: Timestamp
+  public var updateTime: Timestamp
+
+  public init(key: DocumentKey, fields: [String: Value], createTime: Timestamp, updateTime: Timestamp) {
+    self.key = key
+    self.fields = fields
+    self.createTime = createTime
+    self.updateTime = updateTime
+  }
+}

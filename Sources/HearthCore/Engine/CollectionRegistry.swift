@@ -1,0 +1,123 @@
+import HearthStorage
+import Synchronization
+
+/// Hands out and remembers collection numbers (see `KeyLayout`): the `collections`,
+/// `children` and `groups` tables, with an in-memory cache in front of them.
+///
+/// Numbers are never reused or removed, so a cached number stays right for the life of
+/// the process, even when other processes write. A number handed out inside a write
+/// transaction reaches the cache only after that transaction commits (`remember`), so an
+/// aborted commit leaves no trace.
+final class CollectionRegistry: Sendable {
+  private let tables: Tables
+  private let numbers = Mutex<[ResourcePath: CollectionNumber]>([:])
+  private let paths = Mutex<[CollectionNumber: ResourcePath]>([:])
+
+  init(tables: Tables) { self.tables = tables }
+
+  /// The number of the collection at `path`, or `nil` when nothing was ever written there.
+  func number(of path: ResourcePath, in txn: ReadTransaction) throws -> CollectionNumber? {
+    if let cached = numbers.withLock({ $0[path] }) { return cached }
+    guard let (parentKey, collectionID) = try parentKey(of: path, in: txn) else { return nil }
+    guard let found = try findChild(collectionID, under: parentKey, in: txn) else { return nil }
+    remember([(path, found)])
+    return found
+  }
+
+  /// The number of the collection at `path`, registering the collection (and its
+  /// ancestors) when new. New registrations are appended to `created`; pass them to
+  /// `remember` once the transaction has committed.
+  func register(
+    _ path: ResourcePath, in txn: WriteTransaction, created: inout [(ResourcePath, CollectionNumber)]
+  ) throws -> CollectionNumber {
+    if let cached = numbers.withLock({ $0[path] }) { return cached }
+    let collectionID = path.last!
+    let parentKey: [UInt8]
+    if path.count == 1 {
+      parentKey = KeyLayout.parentKey(.root, "")
+    } else {
+      let parentDocument = path.parent!
+      let grandparent = try register(parentDocument.parent!, in: txn, created: &created)
+      parentKey = KeyLayout.parentKey(grandparent, parentDocument.last!)
+    }
+    if let found = try findChild(collectionID, under: parentKey, in: txn) { return found }
+
+    let next = try txn.get(KeyLayout.MetaKey.nextCollection, in: tables.meta).flatMap(KeyLayout.readBigEndian) ?? 1
+    let number = CollectionNumber(rawValue: next)
+    try txn.put(KeyLayout.MetaKey.nextCollection, KeyLayout.bigEndian(next + 1), in: tables.meta)
+    try txn.put(number.bytes, Array(path.canonical.utf8), in: tables.collections)
+    try txn.put(parentKey, number.bytes + Array(collectionID.utf8), in: tables.children)
+    try txn.put(Array(collectionID.utf8), number.bytes, in: tables.groups)
+    created.append((path, number))
+    return number
+  }
+
+  /// Adds committed registrations to the cache.
+  func remember(_ registrations: [(ResourcePath, CollectionNumber)]) {
+    guard !registrations.isEmpty else { return }
+    numbers.withLock { cache in for (path, number) in registrations { cache[path] = number } }
+    paths.withLock { cache in for (path, number) in registrations { cache[number] = path } }
+  }
+
+  /// The path of a collection number.
+  ///
+  /// - Throws: `dataLoss` when the number is not registered.
+  func path(of number: CollectionNumber, in txn: ReadTransaction) throws -> ResourcePath {
+    if let cached = paths.withLock({ $0[number] }) { return cached }
+    guard let raw = try txn.get(number.bytes, in: tables.collections),
+      let text = String(validating: raw.bindMemory(to: UInt8.self), as: UTF8.self)
+    else {
+      throw HearthError.dataLoss("Collection number \(number.rawValue) is not registered in the collections table")
+    }
+    let path = ResourcePath(text.split(separator: "/", omittingEmptySubsequences: false).map(String.init))
+    paths.withLock { $0[number] = path }
+    return path
+  }
+
+  /// The subcollections registered under a parent key (a document, or the root): their
+  /// collection IDs and numbers, in the order stored (by number).
+  func children(under parentKey: [UInt8], in txn: ReadTransaction) throws -> [(id: String, number: CollectionNumber)] {
+    let cursor = try txn.cursor(tables.children)
+    var result: [(String, CollectionNumber)] = []
+    var entry = try cursor.seek(exactly: parentKey)
+    while let (_, value) = entry {
+      if let number = CollectionNumber(value),
+        let id = String(validating: UnsafeRawBufferPointer(rebasing: value[8...]).bindMemory(to: UInt8.self), as: UTF8.self)
+      {
+        result.append((id, number))
+      }
+      entry = try cursor.nextDuplicate()
+    }
+    return result
+  }
+
+  /// Every collection number registered under the collection ID `collectionID`.
+  func group(_ collectionID: String, in txn: ReadTransaction) throws -> [CollectionNumber] {
+    let cursor = try txn.cursor(tables.groups)
+    var result: [CollectionNumber] = []
+    var entry = try cursor.seek(exactly: Array(collectionID.utf8))
+    while let (_, value) = entry {
+      if let number = CollectionNumber(value) { result.append(number) }
+      entry = try cursor.nextDuplicate()
+    }
+    return result
+  }
+
+  // MARK: - Private
+
+  /// The `children` key of a collection's parent and the collection's ID, or `nil` when
+  /// the parent's own collection was never registered.
+  private func parentKey(of path: ResourcePath, in txn: ReadTransaction) throws -> ([UInt8], String)? {
+    let collectionID = path.last!
+    if path.count == 1 { return (KeyLayout.parentKey(.root, ""), collectionID) }
+    let parentDocument = path.parent!
+    guard let grandparent = try number(of: parentDocument.parent!, in: txn) else { return nil }
+    return (KeyLayout.parentKey(grandparent, parentDocument.last!), collectionID)
+  }
+
+  private func findChild(_ collectionID: String, under parentKey: [UInt8], in txn: ReadTransaction) throws
+    -> CollectionNumber?
+  {
+    try children(under: parentKey, in: txn).first { $0.id == collectionID }?.number
+  }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import HearthStorage
+
+/// Applies the writes of one commit inside its LMDB write transaction: preconditions,
+/// plain writes, transforms at the commit time, validation, encoding.
+struct Committer {
+  let store: DocumentStore
+  let txn: WriteTransaction
+
+  private var tables: Tables { store.tables }
+
+  /// - Throws: `notFound` / `alreadyExists` for failed preconditions, `invalidArgument`
+  ///   for a document that breaks the rules; the caller aborts the transaction.
+  func apply(_ writes: [Write], created: inout [(ResourcePath, CollectionNumber)]) throws -> CommitResult {
+    guard !writes.isEmpty else { return CommitResult(commitTime: Timestamp(), changedKeys: []) }
+    let commitTime = try nextCommitTime()
+    for write in writes {
+      try apply(write, at: commitTime, created: &created)
+    }
+    return CommitResult(commitTime: commitTime, changedKeys: writes.map(\.key))
+  }
+
+  /// The wall clock in microseconds, but always after the last commit of any process, so
+  /// commit times are unique and increasing.
+  private func nextCommitTime() throws -> Timestamp {
+    let last = try txn.get(KeyLayout.MetaKey.lastCommit, in: tables.meta)
+      .flatMap(KeyLayout.readBigEndian).map { Int64(bitPattern: $0) } ?? .min
+    let now = Timestamp().microseconds
+    let time = now > last ? now : last + 1
+    try txn.put(KeyLayout.MetaKey.lastCommit, KeyLayout.bigEndian(UInt64(bitPattern: time)), in: tables.meta)
+    return Timestamp(microseconds: time)
+  }
+
+  private func apply(_ write: Write, at commitTime: Timestamp, created: inout [(ResourcePath, CollectionNumber)]) throws {
+    let key = write.key
+    let number: CollectionNumber
+    if case .delete = write.kind {
+      guard let known = try store.registry.number(of: key.collectionPath, in: txn) else {
+        try check(write.precondition, exists: false, key: key)
+        return
+      }
+      number = known
+    } else {
+      number = try store.registry.register(key.collectionPath, in: txn, created: &created)
+    }
+    let storageKey = KeyLayout.documentKey(number, key.documentID)
+    let existing = try txn.get(storageKey, in: tables.documents)
+    try check(write.precondition, exists: existing != nil, key: key)
+
+    var fields: [String: Value]
+    var createTime = commitTime
+    switch write.kind {
+    case .delete:
+      if existing != nil { try txn.delete(storageKey, in: tables.documents) }
+      return
+    case .set(let newFields):
+      if let existing { createTime = try DocumentCodec.decodeTimes(existing, key: key).createTime }
+      fields = newFields
+    case .patch(let patch, let mask):
+      if let existing {
+        let document = try DocumentCodec.decode(existing, key: key)
+        createTime = document.createTime
+        fields = document.fields
+      } else {
+        fields = [:]
+      }
+      FieldOperations.apply(patch: patch, mask: mask, to: &fields)
+    }
+    for transform in write.transforms {
+      let previous = FieldOperations.value(at: transform.path, in: fields)
+      let result = FieldOperations.transform(transform.operation, previous: previous, commitTime: commitTime)
+      FieldOperations.set(result, at: transform.path, in: &fields)
+    }
+    try DocumentValidation.validate(fields, of: key)
+    let document = StoredDocument(key: key, fields: fields, createTime: createTime, updateTime: commitTime)
+    try DocumentCodec.encode(document).withUnsafeBytes { encoded in
+      try storageKey.withUnsafeBytes { try txn.put($0, encoded, in: tables.documents) }
+    }
+  }
+
+  private func check(_ precondition: Write.Precondition, exists: Bool, key: DocumentKey) throws {
+    switch precondition {
+    case .none: return
+    case .exists(true) where !exists:
+      throw HearthError(.notFound, "No document to update: \(key)")
+    case .exists(false) where exists:
+      throw HearthError(.alreadyExists, "Document already exists: \(key)")
+    default: return
+    }
+  }
+}

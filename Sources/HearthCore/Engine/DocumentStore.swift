@@ -1,0 +1,185 @@
+import Foundation
+import HearthStorage
+import Synchronization
+
+/// The handles of Hearth's tables (see `KeyLayout`).
+struct Tables: Sendable {
+  let meta: Table
+  let documents: Table
+  let collections: Table
+  let children: Table
+  let groups: Table
+
+  init(environment: Environment, create: Bool) throws {
+    meta = try environment.table(KeyLayout.TableName.meta, create: create)
+    documents = try environment.table(KeyLayout.TableName.documents, create: create)
+    collections = try environment.table(KeyLayout.TableName.collections, create: create)
+    children = try environment.table(KeyLayout.TableName.children, duplicateSort: true, create: create)
+    groups = try environment.table(KeyLayout.TableName.groups, duplicateSort: true, create: create)
+  }
+}
+
+/// The engine of one open database: documents in LMDB, read in snapshots and written in
+/// atomic commits. `Database` (the public API) is a thin layer over it.
+///
+/// Every method is safe to call from any thread. Reads run concurrently on consistent
+/// snapshots; commits are serialized (across processes too). Errors are `HearthError`s:
+/// storage failures are mapped to Firestore codes (`resourceExhausted` for a full disk,
+/// `dataLoss` for damaged files, `failedPrecondition` after `close()`).
+public final class DocumentStore: Sendable {
+  public struct Options: Sendable {
+    /// Open an existing database only, and refuse writes (`failedPrecondition`).
+    public var readOnly = false
+    /// fsync at every commit (`Durability.full`); `false` is `Durability.relaxed`.
+    public var durable = true
+    /// The first size of the memory map; it grows by itself.
+    public var initialMapSize = 64 << 20
+    /// Permissions of new database files (the directory gets the same, plus search bits).
+    public var fileMode: UInt16 = 0o600
+
+    public init() {}
+  }
+
+  public let options: Options
+  let environment: Environment
+  let tables: Tables
+  let registry: CollectionRegistry
+  private let isClosed = Atomic<Bool>(false)
+
+  /// The database directory's canonical path.
+  public var path: String { environment.path }
+
+  /// Opens (or, unless read-only, creates) the database in directory `path`.
+  ///
+  /// - Throws: `notFound` for a read-only open of a missing database; `failedPrecondition`
+  ///   for a newer format; `dataLoss` when the files are not a Hearth database.
+  public init(path: String, options: Options = Options()) throws {
+    self.options = options
+    var environmentOptions = Environment.Options()
+    environmentOptions.initialMapSize = options.initialMapSize
+    environmentOptions.durable = options.durable
+    environmentOptions.createIfMissing = !options.readOnly
+    environmentOptions.fileMode = mode_t(options.fileMode)
+    let environment: Environment
+    do {
+      environment = try Environment.open(path: path, options: environmentOptions)
+    } catch let error as StorageError where error.code == ENOENT {
+      throw HearthError(.notFound, "No Hearth database at \(path)")
+    } catch {
+      throw DocumentStore.translate(error, path: path)
+    }
+    do {
+      tables = try Tables(environment: environment, create: !options.readOnly)
+      registry = CollectionRegistry(tables: tables)
+      self.environment = environment
+      try checkFormat()
+    } catch {
+      environment.close()
+      if let storage = error as? StorageError, storage.isNotFound {
+        throw HearthError(.notFound, "\(path) is not a Hearth database (its tables are missing)")
+      }
+      throw DocumentStore.translate(error, path: path)
+    }
+  }
+
+  /// Closes the database; later calls fail with `failedPrecondition`. Closing twice is
+  /// harmless.
+  public func close() {
+    if isClosed.exchange(true, ordering: .acquiringAndReleasing) { return }
+    environment.close()
+  }
+
+  /// Writes the layout version into a new database, or checks an existing one's.
+  private func checkFormat() throws {
+    let stored = try environment.read { txn in
+      try txn.get(KeyLayout.MetaKey.format, in: tables.meta).map { UInt32(KeyLayout.readBigEndian(UnsafeRawBufferPointer(rebasing: $0.prefix(8))) ?? 0) }
+    }
+    if let stored {
+      guard stored == KeyLayout.layoutVersion else {
+        throw HearthError(
+          .failedPrecondition,
+          "\(path) uses database format \(stored); this Hearth reads format \(KeyLayout.layoutVersion)")
+      }
+      return
+    }
+    guard !options.readOnly else { return }
+    try environment.write { txn in
+      try txn.put(KeyLayout.MetaKey.format, KeyLayout.bigEndian(UInt64(KeyLayout.layoutVersion)), in: tables.meta)
+    }
+  }
+
+  // MARK: - Transactions
+
+  /// Runs `body` on one consistent snapshot.
+  public func read<R>(_ body: (StoreReader) throws -> R) throws -> R {
+    try guarded {
+      try environment.read { txn in try body(StoreReader(store: self, txn: txn)) }
+    }
+  }
+
+  /// Runs `body` inside the write transaction, then applies the writes it returns, all in
+  /// one atomic commit: `body`'s reads see the state the writes apply to. A throw from
+  /// `body` or from any write aborts everything. `body` may run again when the database
+  /// had to grow, as Firestore transactions may.
+  public func transact<R>(_ body: (StoreReader) throws -> (result: R, writes: [Write])) throws -> (R, CommitResult) {
+    guard !options.readOnly else {
+      throw HearthError(.failedPrecondition, "The database at \(path) is open read-only")
+    }
+    return try guarded {
+      var created: [(ResourcePath, CollectionNumber)] = []
+      let outcome = try environment.write(durable: options.durable) { txn in
+        created.removeAll()
+        let (result, writes) = try body(StoreReader(store: self, txn: txn))
+        let commit = try Committer(store: self, txn: txn).apply(writes, created: &created)
+        return (result, commit)
+      }
+      registry.remember(created)
+      return outcome
+    }
+  }
+
+  /// Commits `writes` atomically.
+  @discardableResult
+  public func commit(_ writes: [Write]) throws -> CommitResult {
+    try transact { _ in ((), writes) }.1
+  }
+
+  /// Runs `body` with storage errors translated, after checking the store is open.
+  func guarded<R>(_ body: () throws -> R) throws -> R {
+    if isClosed.load(ordering: .acquiring) {
+      throw HearthError(.failedPrecondition, "The database at \(path) is closed")
+    }
+    do {
+      return try body()
+    } catch {
+      throw DocumentStore.translate(error, path: path)
+    }
+  }
+
+  /// A `HearthError` for any error from below, keeping `HearthError`s as they are.
+  static func translate(_ error: Error, path: String) -> Error {
+    guard let storage = error as? StorageError else { return error }
+    let code: HearthError.Code
+    if storage.isDiskFull || storage.isTransactionFull || storage.isMapFull {
+      code = .resourceExhausted
+    } else if storage.isCorrupt {
+      code = .dataLoss
+    } else if storage.code == EBADF || storage.code == EDEADLK {
+      code = .failedPrecondition
+    } else if storage.code == EACCES || storage.code == EPERM || storage.code == EROFS {
+      code = .permissionDenied
+    } else {
+      code = .internal
+    }
+    return HearthError(code, "Storage error in \(path): \(storage)")
+  }
+}
+
+/// What a commit did.
+public struct CommitResult: Sendable {
+  /// The commit's time: every written document's update time, and the value of
+  /// `serverTimestamp()`.
+  public var commitTime: Timestamp
+  /// The documents written or deleted, in write order (a key may repeat).
+  public var changedKeys: [DocumentKey]
+}

@@ -1,0 +1,101 @@
+/// The rules every stored document obeys (SEMANTICS.md, Values), checked on the final
+/// document of each write, after transforms, whoever wrote it (API, shell or import).
+public enum DocumentValidation {
+  /// Firestore's limit: 1 MiB by its size rules.
+  public static let maxDocumentSize = 1_048_576
+  /// Maps and arrays nest at most this deep.
+  public static let maxDepth = 20
+
+  /// - Throws: `invalidArgument` naming the document, the field and the rule broken.
+  public static func validate(_ fields: [String: Value], of key: DocumentKey) throws {
+    try validateMap(fields, at: FieldPath([]), depth: 0, key: key)
+    let size = documentSize(key: key, fields: fields)
+    if size > maxDocumentSize {
+      throw HearthError.invalidArgument(
+        "Document \(key) is too large: \(size) bytes by Firestore's size rules; the limit is "
+          + "\(maxDocumentSize) bytes (1 MiB).")
+    }
+  }
+
+  /// Checks a field name for writes: not empty, not `__…__`.
+  public static func problem(withFieldName name: String) -> String? {
+    if name.isEmpty { return "Document fields must not be empty" }
+    if name.utf8.count >= 4 && name.hasPrefix("__") && name.hasSuffix("__") {
+      return "Document fields cannot begin and end with \"__\""
+    }
+    return nil
+  }
+
+  private static func fail(_ key: DocumentKey, _ path: FieldPath, _ rule: String) -> HearthError {
+    HearthError.invalidArgument("Invalid data for document \(key), field \(path): \(rule)")
+  }
+
+  private static func validateMap(_ fields: [String: Value], at path: FieldPath, depth: Int, key: DocumentKey) throws {
+    for (name, value) in fields {
+      let fieldPath = path.appending(name)
+      if let problem = problem(withFieldName: name) { throw fail(key, fieldPath, problem) }
+      try validateValue(value, at: fieldPath, depth: depth, insideArray: false, key: key)
+    }
+  }
+
+  private static func validateValue(
+    _ value: Value, at path: FieldPath, depth: Int, insideArray: Bool, key: DocumentKey
+  ) throws {
+    switch value {
+    case .array(let elements):
+      if insideArray { throw fail(key, path, "Nested arrays are not supported") }
+      guard depth < maxDepth else { throw tooDeep(key, path) }
+      for element in elements {
+        try validateValue(element, at: path, depth: depth + 1, insideArray: true, key: key)
+      }
+    case .map(let fields):
+      guard depth < maxDepth else { throw tooDeep(key, path) }
+      try validateMap(fields, at: path, depth: depth + 1, key: key)
+    case .timestamp(let timestamp):
+      if !timestamp.isInFirestoreRange {
+        throw fail(key, path, "Timestamp seconds out of range: \(timestamp.seconds) (valid years are 1 to 9999)")
+      }
+    case .geoPoint(let point):
+      if let problem = point.rangeProblem { throw fail(key, path, "GeoPoint \(problem)") }
+    case .reference(let reference):
+      do { try reference.path.validate() } catch let error as HearthError {
+        throw fail(key, path, "invalid reference: \(error.message)")
+      }
+    default:
+      break
+    }
+  }
+
+  private static func tooDeep(_ key: DocumentKey, _ path: FieldPath) -> HearthError {
+    fail(key, path, "maps and arrays are nested more than \(maxDepth) levels deep")
+  }
+
+  // MARK: - Size
+
+  /// A document's size by Firestore's rules: the name (each segment's bytes + 1, + 16),
+  /// each field name's bytes + 1 and value, + 32.
+  public static func documentSize(key: DocumentKey, fields: [String: Value]) -> Int {
+    nameSize(key) + mapSize(fields) + 32
+  }
+
+  static func nameSize(_ key: DocumentKey) -> Int {
+    key.path.segments.reduce(16) { $0 + $1.utf8.count + 1 }
+  }
+
+  static func mapSize(_ fields: [String: Value]) -> Int {
+    fields.reduce(0) { $0 + $1.key.utf8.count + 1 + valueSize($1.value) }
+  }
+
+  static func valueSize(_ value: Value) -> Int {
+    switch value {
+    case .null, .boolean: 1
+    case .integer, .double, .timestamp: 8
+    case .string(let s): s.utf8.count + 1
+    case .bytes(let data): data.count
+    case .reference(let key): nameSize(key)
+    case .geoPoint: 16
+    case .array(let elements): elements.reduce(0) { $0 + valueSize($1) }
+    case .map(let fields): mapSize(fields)
+    }
+  }
+}

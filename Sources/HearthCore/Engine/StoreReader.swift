@@ -1,0 +1,138 @@
+import HearthStorage
+
+/// Reads documents and collections from one snapshot: a read transaction, or the write
+/// transaction of a commit (where it sees the state the commit's writes apply to).
+/// Valid only inside the closure that received it.
+public struct StoreReader {
+  let store: DocumentStore
+  let txn: ReadTransaction
+
+  private var tables: Tables { store.tables }
+  private var registry: CollectionRegistry { store.registry }
+
+  /// The document at `key`, or `nil` when it does not exist.
+  ///
+  /// - Throws: `dataLoss` when its stored bytes are damaged.
+  public func document(_ key: DocumentKey) throws -> StoredDocument? {
+    guard let number = try registry.number(of: key.collectionPath, in: txn),
+      let bytes = try txn.get(KeyLayout.documentKey(number, key.documentID), in: tables.documents)
+    else { return nil }
+    return try DocumentCodec.decode(bytes, key: key)
+  }
+
+  /// Calls `body` with each document of the collection at `path`, in document-ID order,
+  /// until it returns `false`. Subcollections' documents are not included.
+  public func forEachDocument(inCollection path: ResourcePath, _ body: (StoredDocument) throws -> Bool) throws {
+    guard let number = try registry.number(of: path, in: txn) else { return }
+    try forEachDocument(in: number, path: path, body)
+  }
+
+  func forEachDocument(
+    in number: CollectionNumber, path: ResourcePath, _ body: (StoredDocument) throws -> Bool
+  ) throws {
+    let prefix = number.bytes
+    let cursor = try txn.cursor(tables.documents)
+    var entry = try cursor.seek(atLeast: prefix)
+    while let (key, value) = entry, key.starts(with: prefix) {
+      guard let id = KeyLayout.documentID(inKey: key) else {
+        throw HearthError.dataLoss("A document key in collection \(path) is not valid UTF-8")
+      }
+      let document = try DocumentCodec.decode(value, key: DocumentKey(path.appending(id)))
+      if try !body(document) { return }
+      entry = try cursor.next()
+    }
+  }
+
+  /// Every document of the collection at `path`, in document-ID order.
+  public func documents(inCollection path: ResourcePath) throws -> [StoredDocument] {
+    var documents: [StoredDocument] = []
+    try forEachDocument(inCollection: path) { documents.append($0); return true }
+    return documents
+  }
+
+  /// The number of documents directly in the collection at `path`.
+  public func documentCount(inCollection path: ResourcePath) throws -> Int {
+    guard let number = try registry.number(of: path, in: txn) else { return 0 }
+    let prefix = number.bytes
+    let cursor = try txn.cursor(tables.documents)
+    var count = 0
+    var entry = try cursor.seek(atLeast: prefix)
+    while let (key, _) = entry, key.starts(with: prefix) {
+      count += 1
+      entry = try cursor.next()
+    }
+    return count
+  }
+
+  /// The IDs of the subcollections of `parent` (root collections when `nil`) that hold
+  /// at least one document somewhere below them, sorted in UTF-8 byte order.
+  public func collectionIDs(under parent: DocumentKey?) throws -> [String] {
+    let parentKey: [UInt8]
+    if let parent {
+      guard let number = try registry.number(of: parent.collectionPath, in: txn) else { return [] }
+      parentKey = KeyLayout.parentKey(number, parent.documentID)
+    } else {
+      parentKey = KeyLayout.parentKey(.root, "")
+    }
+    return try registry.children(under: parentKey, in: txn)
+      .filter { try hasDocuments(below: $0.number) }
+      .map(\.id)
+      .sorted { Value.compareUTF8($0, $1) < 0 }
+  }
+
+  /// The IDs in the collection at `path`: its documents, and the IDs of missing
+  /// documents that have subcollections with documents (Firestore's `listDocuments`),
+  /// in document-ID order.
+  public func documentIDs(inCollection path: ResourcePath) throws -> [String] {
+    guard let number = try registry.number(of: path, in: txn) else { return [] }
+    var ids: [String] = []
+    let prefix = number.bytes
+    let documents = try txn.cursor(tables.documents)
+    var entry = try documents.seek(atLeast: prefix)
+    while let (key, _) = entry, key.starts(with: prefix) {
+      if let id = KeyLayout.documentID(inKey: key) { ids.append(id) }
+      entry = try documents.next()
+    }
+    let existing = Set(ids)
+    for (id, childNumbers) in try parentsWithChildren(in: number) where !existing.contains(id) {
+      if try childNumbers.contains(where: hasDocuments(below:)) { ids.append(id) }
+    }
+    return ids.sorted { Value.compareUTF8($0, $1) < 0 }
+  }
+
+  /// Whether the collection, or any collection below it, holds a document.
+  func hasDocuments(below number: CollectionNumber) throws -> Bool {
+    let prefix = number.bytes
+    let documents = try txn.cursor(tables.documents)
+    if let (key, _) = try documents.seek(atLeast: prefix), key.starts(with: prefix) { return true }
+    for (_, childNumbers) in try parentsWithChildren(in: number) {
+      if try childNumbers.contains(where: hasDocuments(below:)) { return true }
+    }
+    return false
+  }
+
+  /// The documents of a collection (existing or not) that have subcollections, with
+  /// their subcollections' numbers.
+  func parentsWithChildren(in number: CollectionNumber) throws -> [(id: String, children: [CollectionNumber])] {
+    let prefix = number.bytes
+    let cursor = try txn.cursor(tables.children)
+    var result: [(String, [CollectionNumber])] = []
+    var entry = try cursor.seek(atLeast: prefix)
+    while let (key, value) = entry, key.starts(with: prefix) {
+      if let id = KeyLayout.documentID(inKey: key), let child = CollectionNumber(value) {
+        if result.last?.0 == id {
+          result[result.count - 1].1.append(child)
+        } else {
+          result.append((id, [child]))
+        }
+      }
+      entry = try cursor.next()
+    }
+    return result
+  }
+
+  /// The paths of every collection whose ID is `collectionID`, at any depth.
+  public func collectionGroup(_ collectionID: String) throws -> [ResourcePath] {
+    try registry.group(collectionID, in: txn).map { try registry.path(of: $0, in: txn) }
+  }
+}

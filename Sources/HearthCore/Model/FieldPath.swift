@@ -1,0 +1,78 @@
+/// A path to a field inside a document: `FieldPath(["address", "city"])`, or the string
+/// `"address.city"` in APIs that take dotted strings. `FieldPath(["a.b"])` is one field
+/// whose name contains a dot.
+///
+/// A path made with invalid names (an empty list, an empty name) can be built but is
+/// rejected with `invalidArgument` when a write or query uses it.
+public struct FieldPath: Hashable, Sendable, CustomStringConvertible {
+  public let segments: [String]
+
+  public init(_ fieldNames: [String]) { segments = fieldNames }
+
+  /// The document's ID (`__name__`), for queries and ordering.
+  public static func documentID() -> FieldPath { FieldPath(["__name__"]) }
+
+  public var isDocumentID: Bool { segments == ["__name__"] }
+  public var isEmpty: Bool { segments.isEmpty }
+  public var count: Int { segments.count }
+  public var first: String? { segments.first }
+  public var last: String? { segments.last }
+
+  public func appending(_ name: String) -> FieldPath { FieldPath(segments + [name]) }
+  public var dropFirst: FieldPath { FieldPath(Array(segments.dropFirst())) }
+  public var parent: FieldPath { FieldPath(Array(segments.dropLast())) }
+
+  /// Whether `self` equals `other` or is one of its ancestors (`a` is a prefix of `a.b`).
+  public func isPrefix(of other: FieldPath) -> Bool {
+    segments.count <= other.segments.count && zip(segments, other.segments).allSatisfy { $0 == $1 }
+  }
+
+  /// Firestore's canonical form: segments joined by `.`, each quoted with backticks unless
+  /// it is a plain identifier (`` `a.b`.c ``), with `\` and `` ` `` escaped.
+  public var canonical: String {
+    segments.map { segment in
+      if FieldPath.isPlainIdentifier(segment) { return segment }
+      let escaped = segment.replacingOccurrences(of: "\\", with: "\\\\")
+        .replacingOccurrences(of: "`", with: "\\`")
+      return "`" + escaped + "`"
+    }.joined(separator: ".")
+  }
+
+  public var description: String { canonical }
+
+  static func isPlainIdentifier(_ segment: String) -> Bool {
+    guard let first = segment.utf8.first, !(0x30...0x39).contains(first) else { return false }
+    return segment.utf8.allSatisfy { byte in
+      (0x61...0x7A).contains(byte) || (0x41...0x5A).contains(byte) || (0x30...0x39).contains(byte)
+        || byte == 0x5F
+    }
+  }
+
+  /// Parses a dotted field path string (`"owner.email"`), as `updateData` keys and
+  /// `mergeFields` are read.
+  ///
+  /// - Throws: `invalidArgument` for an empty path or segment, or the characters `~*/[]`.
+  public static func parse(dotted string: String) throws -> FieldPath {
+    if string.contains(where: { "~*/[]".contains($0) }) {
+      throw HearthError.invalidArgument(
+        "Invalid field path (\(string)). Paths must not contain '~', '*', '/', '[', or ']'")
+    }
+    let segments = string.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+    if segments.contains(where: \.isEmpty) {
+      throw HearthError.invalidArgument(
+        "Invalid field path (\(string)). Paths must not be empty, begin with '.', end with '.', or contain '..'")
+    }
+    return FieldPath(segments)
+  }
+
+  /// Checks a path built from names (`FieldPath([...])`).
+  public func validate() throws {
+    if segments.isEmpty {
+      throw HearthError.invalidArgument("Invalid field path. Provided names must not be empty.")
+    }
+    if let index = segments.firstIndex(where: \.isEmpty) {
+      throw HearthError.invalidArgument(
+        "Invalid field name at index \(index). Field names must not be empty.")
+    }
+  }
+}

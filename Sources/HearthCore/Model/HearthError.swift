@@ -1,0 +1,58 @@
+import Foundation
+
+/// The one error type of Hearth, with Firestore's canonical codes.
+///
+/// The message names what is wrong in the user's terms: the document path, the field and
+/// the rule broken, e.g. `Invalid data for users/alice, field tags: nested arrays are not
+/// supported`. Catch it as Firestore users do:
+///
+/// ```swift
+/// catch let error as FirestoreErrorCode where error.code == .notFound { … }
+/// ```
+public struct HearthError: Error, CustomStringConvertible, Sendable, Equatable {
+  /// Firestore's error codes (`FirestoreErrorCode.Code` in the Firebase SDK), with the same
+  /// raw values.
+  public enum Code: Int, Sendable, CaseIterable {
+    case ok = 0
+    case cancelled = 1
+    case unknown = 2
+    case invalidArgument = 3
+    case deadlineExceeded = 4
+    case notFound = 5
+    case alreadyExists = 6
+    case permissionDenied = 7
+    case resourceExhausted = 8
+    case failedPrecondition = 9
+    case aborted = 10
+    case outOfRange = 11
+    case unimplemented = 12
+    case `internal` = 13
+    case unavailable = 14
+    case dataLoss = 15
+    case unauthenticated = 16
+  }
+
+  public var code: Code
+  public var message: String
+
+  public init(_ code: Code, _ message: String = "") {
+    self.code = code
+    self.message = message
+  }
+
+  public var description: String { "\(message) (\(code))" }
+
+  static func invalidArgument(_ message: String) -> HearthError { HearthError(.invalidArgument, message) }
+  static func dataLoss(_ message: String) -> HearthError { HearthError(.dataLoss, message) }
+}
+
+extension HearthError: LocalizedError {
+  public var errorDescription: String? { message }
+}
+
+extension HearthError: CustomNSError {
+  /// Firebase's error domain, so that `(error as NSError).domain` checks keep working.
+  public static var errorDomain: String { "FIRFirestoreErrorDomain" }
+  public var errorCode: Int { code.rawValue }
+  public var errorUserInfo: [String: Any] { [NSLocalizedDescriptionKey: message] }
+}

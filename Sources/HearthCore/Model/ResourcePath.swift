@@ -1,0 +1,137 @@
+/// A slash-separated path of collection and document IDs, such as `users/alice/posts`.
+///
+/// Paths are compared segment by segment (each by UTF-8 bytes), then by length, which is
+/// Firestore's document-ID (`__name__`) order.
+public struct ResourcePath: Hashable, Sendable, CustomStringConvertible {
+  public let segments: [String]
+
+  /// A path of already-valid segments. Use `parse` for user input.
+  public init(_ segments: [String]) { self.segments = segments }
+
+  public static let root = ResourcePath([])
+
+  /// The longest ID Hearth stores, in UTF-8 bytes. Firestore allows 1,500; Hearth keeps a
+  /// document's key (collection number + ID) and its index entries within LMDB's 511-byte
+  /// key limit, so IDs stop at 256 bytes.
+  public static let maxIDBytes = 256
+  /// The deepest nesting Hearth stores: 100 collections in a path, as in Firestore.
+  public static let maxCollectionDepth = 100
+
+  public var description: String { canonical }
+  /// The segments joined by `/`, without a leading slash.
+  public var canonical: String { segments.joined(separator: "/") }
+  public var count: Int { segments.count }
+  public var isEmpty: Bool { segments.isEmpty }
+  public var last: String? { segments.last }
+
+  public var parent: ResourcePath? {
+    segments.isEmpty ? nil : ResourcePath(Array(segments.dropLast()))
+  }
+
+  public func appending(_ segment: String) -> ResourcePath { ResourcePath(segments + [segment]) }
+  public func appending(_ path: ResourcePath) -> ResourcePath { ResourcePath(segments + path.segments) }
+
+  public func isPrefix(of other: ResourcePath) -> Bool {
+    other.segments.count >= segments.count && zip(segments, other.segments).allSatisfy { $0 == $1 }
+  }
+
+  /// -1, 0 or 1: segment by segment in UTF-8 byte order, then the shorter path first.
+  public func compare(_ other: ResourcePath) -> Int {
+    for (a, b) in zip(segments, other.segments) {
+      let result = Value.compareUTF8(a, b)
+      if result != 0 { return result }
+    }
+    return Value.order(segments.count, other.segments.count)
+  }
+
+  // MARK: - Parsing and validation
+
+  /// Parses a path string as the Swift SDK does: one leading and one trailing `/` are
+  /// ignored; `//`, an empty path, and invalid IDs are rejected.
+  ///
+  /// - Throws: `invalidArgument` naming the path and the rule broken.
+  public static func parse(_ string: String, what: String = "Path") throws -> ResourcePath {
+    if string.isEmpty { throw HearthError.invalidArgument("\(what) cannot be empty.") }
+    if string.contains("//") {
+      throw HearthError.invalidArgument("Invalid path (\(string)). Paths must not contain // in them.")
+    }
+    var trimmed = Substring(string)
+    if trimmed.hasPrefix("/") { trimmed = trimmed.dropFirst() }
+    if trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+    if trimmed.isEmpty { throw HearthError.invalidArgument("\(what) cannot be empty.") }
+    let path = ResourcePath(trimmed.split(separator: "/", omittingEmptySubsequences: false).map(String.init))
+    try path.validate(original: string)
+    return path
+  }
+
+  /// Checks every segment and the depth of an assembled path.
+  public func validate(original: String? = nil) throws {
+    let shown = original ?? canonical
+    for segment in segments {
+      if let problem = ResourcePath.problem(withID: segment) {
+        throw HearthError.invalidArgument("Invalid path (\(shown)). \(problem)")
+      }
+    }
+    if (segments.count + 1) / 2 > ResourcePath.maxCollectionDepth {
+      throw HearthError.invalidArgument(
+        "Invalid path (\(ResourcePath.abbreviated(shown))). It is \((segments.count + 1) / 2) collections deep; "
+          + "Hearth supports at most \(ResourcePath.maxCollectionDepth) levels of nesting.")
+    }
+  }
+
+  /// Why `id` cannot be a collection or document ID, or `nil` when it can.
+  public static func problem(withID id: String) -> String? {
+    if id.isEmpty { return "IDs must not be empty." }
+    if id.contains("/") { return "ID '\(id)' must not contain '/'." }
+    if id == "." || id == ".." { return "An ID must not be '.' or '..'." }
+    if id.utf8.count >= 4 && id.hasPrefix("__") && id.hasSuffix("__") {
+      return "ID '\(id)' is reserved: IDs must not begin and end with '__'."
+    }
+    let bytes = id.utf8.count
+    if bytes > maxIDBytes {
+      return "ID '\(abbreviated(id))' is \(bytes) bytes long; Hearth supports IDs of at most "
+        + "\(maxIDBytes) bytes (Firestore: 1,500)."
+    }
+    return nil
+  }
+
+  /// Long text cut for messages.
+  static func abbreviated(_ text: String) -> String {
+    text.count > 60 ? String(text.prefix(40)) + "…" + String(text.suffix(12)) : text
+  }
+}
+
+/// The key of a document: a path with an even number of segments
+/// (`users/alice`, `users/alice/posts/p1`).
+public struct DocumentKey: Hashable, Sendable, Comparable, CustomStringConvertible {
+  public let path: ResourcePath
+
+  /// A key from a path known to have an even, non-zero number of valid segments.
+  public init(_ path: ResourcePath) {
+    precondition(path.count >= 2 && path.count % 2 == 0, "not a document path: \(path)")
+    self.path = path
+  }
+
+  /// Parses a document path string.
+  ///
+  /// - Throws: `invalidArgument` for an invalid path or an odd number of segments.
+  public init(parsing string: String) throws {
+    let path = try ResourcePath.parse(string, what: "Document path")
+    guard path.count % 2 == 0 else {
+      throw HearthError.invalidArgument(
+        "Invalid document reference. Document references must have an even number of segments, "
+          + "but \(path) has \(path.count).")
+    }
+    self.path = path
+  }
+
+  public var documentID: String { path.segments[path.count - 1] }
+  /// The path of the collection holding the document.
+  public var collectionPath: ResourcePath { ResourcePath(Array(path.segments.dropLast())) }
+  /// The collection's ID, the group a collection-group query matches.
+  public var collectionGroup: String { path.segments[path.count - 2] }
+
+  public var description: String { path.canonical }
+
+  public static func < (a: DocumentKey, b: DocumentKey) -> Bool { a.path.compare(b.path) < 0 }
+}

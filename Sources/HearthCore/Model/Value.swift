@@ -1,0 +1,73 @@
+import Foundation
+
+/// A Firestore value: what a document field holds.
+///
+/// Equality and order are Firestore's (see `ValueOrder.swift`): across types
+/// null < booleans < numbers < timestamps < strings < bytes < references < geopoints <
+/// arrays < maps, and within numbers integers and doubles compare exactly by value, so
+/// `.integer(1) == .double(1.0)`, NaN equals NaN and sorts first, and `-0.0 == 0.0`.
+/// `isIdentical(to:)` is the stricter test (same type, same bits) that decides whether a
+/// stored value changed.
+public enum Value: Sendable {
+  case null
+  case boolean(Bool)
+  case integer(Int64)
+  case double(Double)
+  /// Stored with microsecond precision.
+  case timestamp(Timestamp)
+  case string(String)
+  case bytes(Data)
+  /// A document in the same database.
+  case reference(DocumentKey)
+  case geoPoint(GeoPoint)
+  /// May not directly contain another array.
+  case array([Value])
+  case map([String: Value])
+
+  /// The rank of the value's type in Firestore's cross-type order.
+  public var typeOrder: TypeOrder {
+    switch self {
+    case .null: .null
+    case .boolean: .boolean
+    case .integer, .double: .number
+    case .timestamp: .timestamp
+    case .string: .string
+    case .bytes: .bytes
+    case .reference: .reference
+    case .geoPoint: .geoPoint
+    case .array: .array
+    case .map: .map
+    }
+  }
+
+  /// Type ranks, in order.
+  public enum TypeOrder: Int, Sendable, Comparable {
+    case null, boolean, number, timestamp, string, bytes, reference, geoPoint, array, map
+
+    public static func < (a: TypeOrder, b: TypeOrder) -> Bool { a.rawValue < b.rawValue }
+  }
+
+  /// The name of the type, for error messages ("expected a number but found a string").
+  public var typeName: String {
+    switch self {
+    case .null: "null"
+    case .boolean: "boolean"
+    case .integer: "integer"
+    case .double: "double"
+    case .timestamp: "timestamp"
+    case .string: "string"
+    case .bytes: "bytes"
+    case .reference: "reference"
+    case .geoPoint: "geopoint"
+    case .array: "array"
+    case .map: "map"
+    }
+  }
+
+  public var isNaN: Bool {
+    if case .double(let d) = self { return d.isNaN }
+    return false
+  }
+
+  public var isNumber: Bool { typeOrder == .number }
+}

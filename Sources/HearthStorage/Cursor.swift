@@ -1,0 +1,99 @@
+import CLMDB
+
+/// A position in a table, for ordered walks and range scans. It belongs to the
+/// transaction that opened it and is closed when that transaction ends.
+///
+/// Each move returns the entry it lands on, or `nil` at either end. Keys and values point
+/// into the memory map and are valid until the transaction ends.
+public final class Cursor {
+  public typealias Entry = (key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer)
+
+  private var cursor: OpaquePointer?
+  public let table: Table
+  private unowned let transaction: ReadTransaction
+
+  init(_ cursor: OpaquePointer, table: Table, transaction: ReadTransaction) {
+    self.cursor = cursor
+    self.table = table
+    self.transaction = transaction
+  }
+
+  func close() {
+    if let cursor { mdb_cursor_close(cursor) }
+    cursor = nil
+  }
+
+  private func move(_ op: MDB_cursor_op, key: UnsafeRawBufferPointer? = nil) throws -> Entry? {
+    guard let cursor else { throw StorageError.expired("mdb_cursor_get (\(table))") }
+    var k = MDB_val(mv_size: key?.count ?? 0, mv_data: UnsafeMutableRawPointer(mutating: key?.baseAddress))
+    var v = MDB_val()
+    let rc = mdb_cursor_get(cursor, &k, &v, op)
+    if rc == MDB_NOTFOUND { return nil }
+    try check(rc, "mdb_cursor_get (\(table))")
+    return (UnsafeRawBufferPointer(start: k.mv_data, count: k.mv_size),
+            UnsafeRawBufferPointer(start: v.mv_data, count: v.mv_size))
+  }
+
+  public func first() throws -> Entry? { try move(MDB_FIRST) }
+  public func last() throws -> Entry? { try move(MDB_LAST) }
+  public func next() throws -> Entry? { try move(MDB_NEXT) }
+  public func previous() throws -> Entry? { try move(MDB_PREV) }
+  public func current() throws -> Entry? { try move(MDB_GET_CURRENT) }
+
+  /// Moves to the first key at or after `key` (`MDB_SET_RANGE`).
+  public func seek(atLeast key: UnsafeRawBufferPointer) throws -> Entry? {
+    try move(MDB_SET_RANGE, key: key)
+  }
+
+  public func seek(atLeast key: [UInt8]) throws -> Entry? {
+    try key.withUnsafeBytes { (k) in try seek(atLeast: k) }
+  }
+
+  /// Moves to exactly `key` (`MDB_SET_KEY`), or returns `nil` when it is absent.
+  public func seek(exactly key: [UInt8]) throws -> Entry? {
+    try key.withUnsafeBytes { (k) in try move(MDB_SET_KEY, key: k) }
+  }
+
+  /// In a duplicate-sorted table: the next value of the current key.
+  public func nextDuplicate() throws -> Entry? { try move(MDB_NEXT_DUP) }
+  /// In a duplicate-sorted table: the first value of the next key.
+  public func nextKey() throws -> Entry? { try move(MDB_NEXT_NODUP) }
+
+  /// Moves to the last key that starts with `prefix`, or returns `nil` when none does.
+  /// Useful for descending walks over one range.
+  public func seekLast(withPrefix prefix: [UInt8]) throws -> Entry? {
+    // Position after the range: the smallest key greater than every key with the prefix.
+    if let upper = Cursor.successor(of: prefix), let entry = try seek(atLeast: upper) {
+      _ = entry
+      guard let before = try previous() else { return nil }
+      return before.key.starts(with: prefix) ? before : nil
+    }
+    guard let last = try last() else { return nil }
+    return last.key.starts(with: prefix) ? last : nil
+  }
+
+  /// The smallest byte string greater than every string that starts with `prefix`, or
+  /// `nil` when there is none (the prefix is all `0xFF`).
+  public static func successor(of prefix: [UInt8]) -> [UInt8]? {
+    var bytes = prefix
+    while let last = bytes.last {
+      if last < 0xFF {
+        bytes[bytes.count - 1] = last + 1
+        return bytes
+      }
+      bytes.removeLast()
+    }
+    return nil
+  }
+
+  /// Deletes the entry under the cursor (write transactions only).
+  public func deleteCurrent() throws {
+    guard let cursor else { throw StorageError.expired("mdb_cursor_del (\(table))") }
+    let rc = mdb_cursor_del(cursor, 0)
+    if let write = transaction as? WriteTransaction {
+      try write.checkWrite(rc, "mdb_cursor_del (\(table))")
+    } else {
+      try check(rc, "mdb_cursor_del (\(table))")
+    }
+  }
+}

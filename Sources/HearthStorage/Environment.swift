@@ -1,0 +1,424 @@
+import CLMDB
+import Foundation
+import Synchronization
+
+/// One LMDB environment (a database directory), shared by everything in this process that
+/// opens the same canonical path.
+///
+/// LMDB's rules, kept here so that no layer above has to know them:
+/// - A process must open an environment only once (its locks are per process), so
+///   `open(path:options:)` returns the instance already open for the same canonical path
+///   and counts handles; the last `close()` closes it.
+/// - Transactions are `MDB_NOTLS` and closure-scoped: `read { }` and `write { }` begin,
+///   run the closure, and end the transaction on the same thread; a throw aborts.
+/// - The map grows by itself: a write that finds the map (nearly) full grows it and runs
+///   the write closure again, and a transaction that finds the map grown by another
+///   process (`MDB_MAP_RESIZED`) adopts the new size. Both need every transaction of the
+///   process to have ended, which the `gate` readers-writer lock guarantees.
+/// - Stale reader slots left by dead processes are cleared at open and before growing.
+///
+/// Write closures may run more than once (after a map growth), so they must compute
+/// everything they write from the transaction they are given.
+public final class Environment: @unchecked Sendable {
+  // @unchecked: `handle`, `tables` and `currentSync` are guarded: `handle` by `gate`
+  // (shared to use it, exclusive to resize or close it), `tables` and `currentSync`
+  // by `writerLock`. `idleReaders` by `idleReadersLock`.
+
+  /// How to open an environment. Only the first opener's options apply to the shared
+  /// instance, except `durable`, which each write chooses.
+  public struct Options: Sendable {
+    /// The first size of the memory map; it grows as needed.
+    public var initialMapSize: Int = 64 << 20
+    public var maxReaders: UInt32 = 510
+    public var maxTables: UInt32 = 32
+    /// `true`: fsync on every commit. `false`: `MDB_NOSYNC` (a crash of the machine may
+    /// lose the last commits; a crash of the process loses nothing).
+    public var durable = true
+    /// Create the directory and files when missing (directory `0700`, files `fileMode`).
+    public var createIfMissing = true
+    public var fileMode: mode_t = 0o600
+
+    public init() {}
+  }
+
+  /// The canonical (symlink-free, absolute) path of the directory.
+  public let path: String
+
+  private var handle: OpaquePointer?
+  private let gate = ReadWriteLock()
+  private let writerLock = NSLock()
+  private let syncsOnCommit: Bool
+  private var currentSync: Bool
+  private var tables: [String: Table] = [:]
+  private var idleReaders: [OpaquePointer] = []
+  private let idleReadersLock = NSLock()
+  private static let idleReaderLimit = 32
+
+  // MARK: - Opening and closing
+
+  private struct Registration {
+    let environment: Environment
+    var handles: Int
+  }
+  private static let registry = Mutex<[String: Registration]>([:])
+
+  /// Opens the environment in directory `path`, or returns the one this process already
+  /// has open there.
+  ///
+  /// - Throws: `StorageError` with `ENOENT` when the database is missing and
+  ///   `options.createIfMissing` is false; LMDB's errors from `mdb_env_open`.
+  public static func open(path: String, options: Options = Options()) throws -> Environment {
+    let fileManager = FileManager.default
+    var isDirectory: ObjCBool = false
+    let exists = fileManager.fileExists(atPath: path, isDirectory: &isDirectory)
+    if exists && !isDirectory.boolValue {
+      throw StorageError(code: ENOTDIR, operation: "open \(path)")
+    }
+    if !exists || !fileManager.fileExists(atPath: path + "/data.mdb") {
+      guard options.createIfMissing else {
+        throw StorageError(code: ENOENT, operation: "open \(path)")
+      }
+      do {
+        try fileManager.createDirectory(
+          atPath: path, withIntermediateDirectories: true,
+          attributes: [.posixPermissions: 0o700])
+      } catch {
+        throw StorageError(code: errno == 0 ? EACCES : errno, operation: "mkdir \(path)")
+      }
+    }
+    guard let resolved = realpath(path, nil) else {
+      throw StorageError(code: errno, operation: "realpath \(path)")
+    }
+    let canonical = String(cString: resolved)
+    free(resolved)
+
+    return try registry.withLock { registry in
+      if var registration = registry[canonical] {
+        registration.handles += 1
+        registry[canonical] = registration
+        return registration.environment
+      }
+      let environment = try Environment(canonicalPath: canonical, options: options)
+      registry[canonical] = Registration(environment: environment, handles: 1)
+      return environment
+    }
+  }
+
+  private init(canonicalPath: String, options: Options) throws {
+    path = canonicalPath
+    syncsOnCommit = options.durable
+    currentSync = options.durable
+    var env: OpaquePointer?
+    try check(mdb_env_create(&env), "mdb_env_create")
+    do {
+      try check(mdb_env_set_maxreaders(env, options.maxReaders), "mdb_env_set_maxreaders")
+      try check(mdb_env_set_maxdbs(env, options.maxTables), "mdb_env_set_maxdbs")
+      try check(mdb_env_set_mapsize(env, max(options.initialMapSize, 1 << 16)), "mdb_env_set_mapsize")
+      var flags = UInt32(MDB_NOTLS)
+      if !options.durable { flags |= UInt32(MDB_NOSYNC) }
+      try check(mdb_env_open(env, canonicalPath, flags, options.fileMode), "mdb_env_open \(canonicalPath)")
+    } catch {
+      mdb_env_close(env)
+      throw error
+    }
+    var dead: Int32 = 0
+    mdb_reader_check(env, &dead)
+    handle = env
+  }
+
+  /// Gives back one handle; the last one closes the environment after waiting for every
+  /// transaction in progress. Closing twice is harmless.
+  public func close() {
+    Environment.registry.withLock { registry in
+      guard var registration = registry[path], registration.environment === self else { return }
+      registration.handles -= 1
+      if registration.handles > 0 {
+        registry[path] = registration
+        return
+      }
+      registry[path] = nil
+      gate.withExclusive {
+        for txn in takeIdleReaders() { mdb_txn_abort(txn) }
+        if let handle { mdb_env_close(handle) }
+        handle = nil
+      }
+    }
+  }
+
+  /// Whether `close()` has closed the environment.
+  public var isClosed: Bool {
+    gate.lockShared()
+    defer { gate.unlock() }
+    return handle == nil
+  }
+
+  deinit {
+    if let handle {
+      for txn in idleReaders { mdb_txn_abort(txn) }
+      mdb_env_close(handle)
+    }
+  }
+
+  // MARK: - Tables
+
+  /// Opens (and with `create`, creates) the named table, returning its handle. Handles
+  /// stay valid until the environment closes.
+  ///
+  /// - Throws: `StorageError` `MDB_NOTFOUND` when the table is missing and `create` is false.
+  public func table(_ name: String, duplicateSort: Bool = false, create: Bool = true) throws -> Table {
+    writerLock.lock()
+    defer { writerLock.unlock() }
+    if let table = tables[name] { return table }
+    gate.lockShared()
+    defer { gate.unlock() }
+    guard let env = handle else { throw StorageError.closed("mdb_dbi_open \(name)") }
+    var txn: OpaquePointer?
+    try check(mdb_txn_begin(env, nil, create ? 0 : UInt32(MDB_RDONLY), &txn), "mdb_txn_begin")
+    var dbi = MDB_dbi()
+    var flags: UInt32 = duplicateSort ? UInt32(MDB_DUPSORT) : 0
+    if create { flags |= UInt32(MDB_CREATE) }
+    let rc = mdb_dbi_open(txn, name, flags, &dbi)
+    guard rc == MDB_SUCCESS else {
+      mdb_txn_abort(txn)
+      throw StorageError(code: rc, operation: "mdb_dbi_open \(name)")
+    }
+    try check(mdb_txn_commit(txn), "mdb_txn_commit (open \(name))")
+    let table = Table(name: name, dbi: dbi, isDuplicateSorted: duplicateSort)
+    tables[name] = table
+    return table
+  }
+
+  // MARK: - Transactions
+
+  /// Runs `body` in a read-only transaction: one consistent snapshot of the database,
+  /// unaffected by commits made while it runs. Many reads run at once, from any thread.
+  ///
+  /// Everything the transaction returns (values, cursor entries) points into the memory
+  /// map and is valid only inside `body`: copy what you keep.
+  public func read<R>(_ body: (ReadTransaction) throws -> R) throws -> R {
+    while true {
+      gate.lockShared()
+      guard let env = handle else {
+        gate.unlock()
+        throw StorageError.closed("read")
+      }
+      var txn: OpaquePointer?
+      let rc = beginRead(env, &txn)
+      if rc == MDB_MAP_RESIZED {
+        gate.unlock()
+        try adoptGrownMap()
+        continue
+      }
+      guard rc == MDB_SUCCESS, let txn else {
+        gate.unlock()
+        throw StorageError(code: rc, operation: "mdb_txn_begin (read)")
+      }
+      let transaction = ReadTransaction(txn)
+      defer {
+        transaction.end()
+        recycleReader(txn)
+        gate.unlock()
+      }
+      return try body(transaction)
+    }
+  }
+
+  /// Runs `body` in the write transaction and commits it; a throw from `body` aborts it and
+  /// nothing is written. Writes are serialized: across threads here, across processes by
+  /// LMDB's writer lock.
+  ///
+  /// When the map is full, the transaction is aborted, the map grows, and `body` runs
+  /// again, so `body` must derive everything from the transaction it is given.
+  ///
+  /// - Parameter durable: fsync at commit (`nil`: the environment's default).
+  /// - Throws: `StorageError` with `EDEADLK` for a write inside a write on one thread;
+  ///   whatever `body` throws; LMDB's errors (`ENOSPC` when the disk is full).
+  public func write<R>(durable: Bool? = nil, _ body: (WriteTransaction) throws -> R) throws -> R {
+    if WriterThread.isWriting(self) {
+      throw StorageError(code: EDEADLK, operation: "mdb_txn_begin (a write inside a write on one thread)")
+    }
+    writerLock.lock()
+    WriterThread.set(self)
+    defer {
+      WriterThread.set(nil)
+      writerLock.unlock()
+    }
+    while true {
+      try growIfNearlyFull()
+      gate.lockShared()
+      guard let env = handle else {
+        gate.unlock()
+        throw StorageError.closed("write")
+      }
+      var txn: OpaquePointer?
+      let rc = mdb_txn_begin(env, nil, 0, &txn)
+      if rc == MDB_MAP_RESIZED {
+        gate.unlock()
+        try adoptGrownMap()
+        continue
+      }
+      guard rc == MDB_SUCCESS, let txn else {
+        gate.unlock()
+        throw StorageError(code: rc, operation: "mdb_txn_begin (write)")
+      }
+      let transaction = WriteTransaction(txn)
+      let result: R
+      do {
+        result = try body(transaction)
+      } catch {
+        transaction.end()
+        mdb_txn_abort(txn)
+        gate.unlock()
+        if transaction.ranOutOfMap {
+          try grow()
+          continue
+        }
+        throw error
+      }
+      transaction.end()
+      if transaction.ranOutOfMap {
+        mdb_txn_abort(txn)
+        gate.unlock()
+        try grow()
+        continue
+      }
+      setSyncOnCommit(env, durable ?? syncsOnCommit)
+      let commit = mdb_txn_commit(txn)
+      gate.unlock()
+      if commit == MDB_MAP_FULL {
+        try grow()
+        continue
+      }
+      try check(commit, "mdb_txn_commit")
+      return result
+    }
+  }
+
+  /// Toggles `MDB_NOSYNC` when a write asks for another durability than the last one.
+  /// Runs under the writer lock, the only place that reads or changes the flag.
+  private func setSyncOnCommit(_ env: OpaquePointer, _ durable: Bool) {
+    guard durable != currentSync else { return }
+    mdb_env_set_flags(env, UInt32(MDB_NOSYNC), durable ? 0 : 1)
+    currentSync = durable
+  }
+
+  private func beginRead(_ env: OpaquePointer, _ txn: inout OpaquePointer?) -> Int32 {
+    if let idle = idleReadersLock.withLock({ idleReaders.popLast() }) {
+      let rc = mdb_txn_renew(idle)
+      if rc == MDB_SUCCESS {
+        txn = idle
+        return rc
+      }
+      mdb_txn_abort(idle)
+      return rc
+    }
+    return mdb_txn_begin(env, nil, UInt32(MDB_RDONLY), &txn)
+  }
+
+  /// Keeps a finished read transaction for reuse (`mdb_txn_reset` releases its snapshot
+  /// but keeps its reader slot, so the next read skips the slot allocation).
+  private func recycleReader(_ txn: OpaquePointer) {
+    mdb_txn_reset(txn)
+    let kept = idleReadersLock.withLock {
+      guard idleReaders.count < Environment.idleReaderLimit else { return false }
+      idleReaders.append(txn)
+      return true
+    }
+    if !kept { mdb_txn_abort(txn) }
+  }
+
+  private func takeIdleReaders() -> [OpaquePointer] {
+    idleReadersLock.withLock {
+      defer { idleReaders.removeAll() }
+      return idleReaders
+    }
+  }
+
+  // MARK: - Map size
+
+  /// The current size of the memory map in bytes (the database's present maximum size).
+  public var mapSize: Int {
+    gate.lockShared()
+    defer { gate.unlock() }
+    guard let env = handle else { return 0 }
+    var info = MDB_envinfo()
+    mdb_env_info(env, &info)
+    return Int(info.me_mapsize)
+  }
+
+  /// Facts about the environment for `stats`-like reports.
+  public func statistics() throws -> Statistics {
+    gate.lockShared()
+    defer { gate.unlock() }
+    guard let env = handle else { throw StorageError.closed("mdb_env_info") }
+    var info = MDB_envinfo()
+    var stat = MDB_stat()
+    mdb_env_info(env, &info)
+    mdb_env_stat(env, &stat)
+    return Statistics(
+      mapSize: Int(info.me_mapsize), pageSize: Int(stat.ms_psize),
+      usedBytes: (Int(info.me_last_pgno) + 1) * Int(stat.ms_psize),
+      maxReaders: Int(info.me_maxreaders), readers: Int(info.me_numreaders))
+  }
+
+  public struct Statistics: Sendable {
+    public var mapSize: Int
+    public var pageSize: Int
+    /// Bytes up to the highest page in use (the file's logical size).
+    public var usedBytes: Int
+    public var maxReaders: Int
+    /// Reader slots in use, by every process.
+    public var readers: Int
+  }
+
+  /// The largest key LMDB accepts (511 bytes in the default build).
+  public var maxKeySize: Int {
+    gate.lockShared()
+    defer { gate.unlock() }
+    guard let env = handle else { return 511 }
+    return Int(mdb_env_get_maxkeysize(env))
+  }
+
+  /// Grows the map before a write when three quarters of it are in use, so that most
+  /// writes never meet `MDB_MAP_FULL`. Called under the writer lock.
+  private func growIfNearlyFull() throws {
+    let statistics = try statistics()
+    if statistics.usedBytes > statistics.mapSize / 4 * 3 { try grow() }
+  }
+
+  /// Doubles the map (by 1 GiB at a time past 1 GiB). Waits until no transaction of this
+  /// process is active, as `mdb_env_set_mapsize` requires.
+  private func grow() throws {
+    try gate.withExclusive {
+      guard let env = handle else { throw StorageError.closed("mdb_env_set_mapsize") }
+      var dead: Int32 = 0
+      mdb_reader_check(env, &dead)
+      var info = MDB_envinfo()
+      mdb_env_info(env, &info)
+      let current = Int(info.me_mapsize)
+      let next = current < 1 << 30 ? current * 2 : current + (1 << 30)
+      try check(mdb_env_set_mapsize(env, next), "mdb_env_set_mapsize \(next)")
+    }
+  }
+
+  /// Adopts the larger map that another process set (after `MDB_MAP_RESIZED`).
+  private func adoptGrownMap() throws {
+    try gate.withExclusive {
+      guard let env = handle else { throw StorageError.closed("mdb_env_set_mapsize") }
+      try check(mdb_env_set_mapsize(env, 0), "mdb_env_set_mapsize (adopt)")
+    }
+  }
+
+  // MARK: - Copying
+
+  /// Writes a consistent copy of the database into the existing, empty directory `path`
+  /// while other threads and processes keep reading and writing (`mdb_env_copy2`).
+  /// `compact` leaves out free pages.
+  public func copy(to path: String, compact: Bool = true) throws {
+    gate.lockShared()
+    defer { gate.unlock() }
+    guard let env = handle else { throw StorageError.closed("mdb_env_copy2") }
+    try check(
+      mdb_env_copy2(env, path, compact ? UInt32(MDB_CP_COMPACT) : 0), "mdb_env_copy2 \(path)")
+  }
+}

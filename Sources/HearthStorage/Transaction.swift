@@ -1,0 +1,154 @@
+import CLMDB
+
+/// A read-only view of one consistent snapshot, valid only inside the `Environment.read`
+/// (or `write`) closure that received it. Using it afterwards throws.
+///
+/// Values it returns point into the memory map and are valid until the closure returns.
+public class ReadTransaction {
+  let txn: OpaquePointer
+  private var isLive = true
+  private var cursors: [Cursor] = []
+
+  init(_ txn: OpaquePointer) { self.txn = txn }
+
+  /// Closes the cursors and forbids further use. Called by `Environment` before the
+  /// transaction is committed, aborted or reset.
+  func end() {
+    for cursor in cursors { cursor.close() }
+    cursors.removeAll()
+    isLive = false
+  }
+
+  @inline(__always)
+  func ensureLive(_ operation: @autoclosure () -> String) throws(StorageError) {
+    if !isLive { throw StorageError.expired(operation()) }
+  }
+
+  /// The value stored under `key`, or `nil`. For a duplicate-sorted table, the first value.
+  public func get(_ key: UnsafeRawBufferPointer, in table: Table) throws
+    -> UnsafeRawBufferPointer?
+  {
+    try ensureLive("mdb_get (\(table))")
+    var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+    var v = MDB_val()
+    let rc = mdb_get(txn, table.dbi, &k, &v)
+    if rc == MDB_NOTFOUND { return nil }
+    try check(rc, "mdb_get (\(table))")
+    return UnsafeRawBufferPointer(start: v.mv_data, count: v.mv_size)
+  }
+
+  public func get(_ key: [UInt8], in table: Table) throws -> UnsafeRawBufferPointer? {
+    try key.withUnsafeBytes { (bytes) in try get(bytes, in: table) }
+  }
+
+  /// A cursor over `table`, closed when the transaction ends.
+  public func cursor(_ table: Table) throws -> Cursor {
+    try ensureLive("mdb_cursor_open (\(table))")
+    var cursor: OpaquePointer?
+    try check(mdb_cursor_open(txn, table.dbi, &cursor), "mdb_cursor_open (\(table))")
+    let wrapped = Cursor(cursor!, table: table, transaction: self)
+    cursors.append(wrapped)
+    return wrapped
+  }
+
+  /// The number of entries in `table` (from `mdb_stat`, without a scan).
+  public func count(_ table: Table) throws -> Int {
+    try ensureLive("mdb_stat (\(table))")
+    var stat = MDB_stat()
+    try check(mdb_stat(txn, table.dbi, &stat), "mdb_stat (\(table))")
+    return stat.ms_entries
+  }
+
+  /// The pages `table` occupies (branch, leaf and overflow), for size reports.
+  public func pageCount(_ table: Table) throws -> Int {
+    try ensureLive("mdb_stat (\(table))")
+    var stat = MDB_stat()
+    try check(mdb_stat(txn, table.dbi, &stat), "mdb_stat (\(table))")
+    return stat.ms_branch_pages + stat.ms_leaf_pages + stat.ms_overflow_pages
+  }
+}
+
+/// The write transaction, valid only inside the `Environment.write` closure.
+///
+/// A failed write makes the whole transaction fail (LMDB's rule): the closure should
+/// throw, and nothing is committed.
+public final class WriteTransaction: ReadTransaction {
+  /// Set when a write met `MDB_MAP_FULL`; `Environment.write` then grows the map and
+  /// runs the closure again, whatever the closure did with the error.
+  private(set) var ranOutOfMap = false
+
+  @inline(__always)
+  func checkWrite(_ rc: Int32, _ operation: @autoclosure () -> String) throws(StorageError) {
+    if rc == MDB_MAP_FULL { ranOutOfMap = true }
+    try check(rc, operation())
+  }
+
+  /// Stores `value` under `key`, replacing what was there (for a duplicate-sorted table,
+  /// adding `value` to the key's set).
+  public func put(_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer, in table: Table)
+    throws
+  {
+    try ensureLive("mdb_put (\(table))")
+    var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+    var v = MDB_val(mv_size: value.count, mv_data: UnsafeMutableRawPointer(mutating: value.baseAddress))
+    try checkWrite(mdb_put(txn, table.dbi, &k, &v, 0), "mdb_put (\(table))")
+  }
+
+  public func put(_ key: [UInt8], _ value: [UInt8], in table: Table) throws {
+    try key.withUnsafeBytes { (k) in
+      try value.withUnsafeBytes { (v) in try put(k, v, in: table) }
+    }
+  }
+
+  /// Reserves `count` bytes for `key`'s value and lets `fill` write them in place, which
+  /// saves a copy of large values (`MDB_RESERVE`). Not for duplicate-sorted tables.
+  public func put(
+    _ key: UnsafeRawBufferPointer, reserving count: Int, in table: Table,
+    _ fill: (UnsafeMutableRawBufferPointer) -> Void
+  ) throws {
+    try ensureLive("mdb_put (\(table))")
+    precondition(!table.isDuplicateSorted, "MDB_RESERVE cannot be used with MDB_DUPSORT")
+    var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+    var v = MDB_val(mv_size: count, mv_data: nil)
+    try checkWrite(mdb_put(txn, table.dbi, &k, &v, UInt32(MDB_RESERVE)), "mdb_put (\(table))")
+    fill(UnsafeMutableRawBufferPointer(start: v.mv_data, count: count))
+  }
+
+  /// Deletes `key` (every value of it, in a duplicate-sorted table). Returns whether it existed.
+  @discardableResult
+  public func delete(_ key: UnsafeRawBufferPointer, in table: Table) throws -> Bool {
+    try ensureLive("mdb_del (\(table))")
+    var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+    let rc = mdb_del(txn, table.dbi, &k, nil)
+    if rc == MDB_NOTFOUND { return false }
+    try checkWrite(rc, "mdb_del (\(table))")
+    return true
+  }
+
+  @discardableResult
+  public func delete(_ key: [UInt8], in table: Table) throws -> Bool {
+    try key.withUnsafeBytes { (k) in try delete(k, in: table) }
+  }
+
+  /// Deletes one value of `key` in a duplicate-sorted table. Returns whether it existed.
+  @discardableResult
+  public func delete(_ key: [UInt8], value: [UInt8], in table: Table) throws -> Bool {
+    try ensureLive("mdb_del (\(table))")
+    return try key.withUnsafeBytes { (kb) in
+      try value.withUnsafeBytes { (vb) in
+        var k = MDB_val(mv_size: kb.count, mv_data: UnsafeMutableRawPointer(mutating: kb.baseAddress))
+        var v = MDB_val(mv_size: vb.count, mv_data: UnsafeMutableRawPointer(mutating: vb.baseAddress))
+        let rc = mdb_del(txn, table.dbi, &k, &v)
+        if rc == MDB_NOTFOUND { return false }
+        try checkWrite(rc, "mdb_del (\(table))")
+        return true
+      }
+    }
+  }
+
+  /// Removes every entry of `table` (the table itself stays).
+  public func empty(_ table: Table) throws {
+    try ensureLive("mdb_drop (\(table))")
+    try checkWrite(mdb_drop(txn, table.dbi, 0), "mdb_drop (\(table))")
+  }
+}

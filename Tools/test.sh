@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# Installs what the build needs, then runs the whole test suite.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+Tools/setup.sh
+swift build --build-tests
+swift test --skip-build
