@@ -31,7 +31,7 @@ let package = Package(
     ),
     .executableTarget(
       name: "hearth-bench",
-      dependencies: ["Hearth", "HearthStorage", "CSQLite"],
+      dependencies: ["Hearth", "HearthCore", "CLMDB", "CSQLite"],
       path: "Tools/Bench/Sources"
     ),
     .executableTarget(name: "hearth-demo", dependencies: ["Hearth"], path: "Tools/Demo"),
@@ -39,7 +39,7 @@ let package = Package(
     .testTarget(name: "HearthStorageTests", dependencies: ["HearthStorage"]),
     .testTarget(name: "HearthCoreTests", dependencies: ["HearthCore"]),
     .testTarget(name: "HearthTests", dependencies: ["Hearth"]),
-    .testTarget(name: "HearthShellTests", dependencies: ["HearthShell", "Hearth"]),
+    .testTarget(name: "HearthShellTests", dependencies: ["HearthShell", "Hearth", "HearthCore"]),
   ],
   swiftLanguageModes: [.v6]
 )

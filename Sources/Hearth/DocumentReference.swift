@@ -73,11 +73,15 @@ public final class DocumentReference: Hashable, Sendable, CustomStringConvertibl
 
   public var description: String { "DocumentReference(\(path))" }
 
+  /// Equal when they name the same document (IDs compared by UTF-8 bytes, as Firestore
+  /// does) in the same database.
   public static func == (a: DocumentReference, b: DocumentReference) -> Bool {
-    a.path == b.path && (a.firestore === b.firestore || a.firestore.path == b.firestore.path)
+    a.path.utf8.elementsEqual(b.path.utf8) && (a.firestore === b.firestore || a.firestore.path == b.firestore.path)
   }
 
-  public func hash(into hasher: inout Hasher) { hasher.combine(path) }
+  public func hash(into hasher: inout Hasher) {
+    for byte in path.utf8 { hasher.combine(byte) }
+  }
 
   // MARK: - Writing and reading
 

@@ -32,7 +32,7 @@ struct UserDataReader {
   /// `setData(data)`: replace the document.
   func set(_ data: [String: Any]) throws -> Write {
     var accumulator = Accumulator()
-    let fields = try readMap(data, at: FieldPath([]), context: .set, depth: 0, into: &accumulator)
+    let fields = try readMap(data, at: FieldPath([]), context: .set, depth: 0, belowArray: false, into: &accumulator)
     return Write(key: key, kind: .set(fields), transforms: accumulator.transforms)
   }
 
@@ -46,11 +46,12 @@ struct UserDataReader {
   /// `setData(data, merge: true)`, or with `mergeFields`, only those paths.
   func merge(_ data: [String: Any], fields requested: [Any]? = nil) throws -> Write {
     var accumulator = Accumulator()
-    let fields = try readMap(data, at: FieldPath([]), context: .merge, depth: 0, into: &accumulator)
+    let fields = try readMap(data, at: FieldPath([]), context: .merge, depth: 0, belowArray: false, into: &accumulator)
     guard let requested else {
       return Write(key: key, kind: .patch(fields: fields, mask: accumulator.leafPaths), transforms: accumulator.transforms)
     }
     var mask: [FieldPath] = []
+    var covering: [FieldPath] = []
     for element in requested {
       let path: FieldPath
       switch element {
@@ -64,9 +65,12 @@ struct UserDataReader {
       guard present else {
         throw invalid("Field '\(path)' is specified in your field mask but missing from your input data.")
       }
-      mask.append(path)
+      covering.append(path)
+      // A path that covers only transforms stays out of the patch: its transforms apply
+      // to the document's current value, as with `merge: true`.
+      if accumulator.leafPaths.contains(where: { path.isPrefix(of: $0) }) { mask.append(path) }
     }
-    let transforms = accumulator.transforms.filter { transform in mask.contains { $0.isPrefix(of: transform.path) } }
+    let transforms = accumulator.transforms.filter { transform in covering.contains { $0.isPrefix(of: transform.path) } }
     return Write(key: key, kind: .patch(fields: fields, mask: mask), transforms: transforms)
   }
 
@@ -92,7 +96,9 @@ struct UserDataReader {
       written.append(path)
       if let sentinel = rawValue as? FieldValue, case .delete = sentinel.kind {
         mask.append(path)
-      } else if let value = try readValue(rawValue, at: path, context: .update, depth: 0, inArray: false, into: &accumulator) {
+      } else if let value = try readValue(
+        rawValue, at: path, context: .update, depth: 0, inArray: false, belowArray: false, into: &accumulator)
+      {
         FieldOperations.set(value, at: path, in: &fields)
         mask.append(path)
       }
@@ -113,7 +119,10 @@ struct UserDataReader {
   /// directly inside an array.
   func argument(_ value: Any, insideArray: Bool, field: FieldPath) throws -> Value {
     var accumulator = Accumulator()
-    guard let result = try readValue(value, at: field, context: .argument, depth: 0, inArray: insideArray, into: &accumulator) else {
+    guard
+      let result = try readValue(
+        value, at: field, context: .argument, depth: 0, inArray: insideArray, belowArray: insideArray, into: &accumulator)
+    else {
       throw invalid("A value is missing", field: field)
     }
     return result
@@ -122,7 +131,8 @@ struct UserDataReader {
   // MARK: - Values
 
   private func readMap(
-    _ map: [String: Any], at path: FieldPath, context: Context, depth: Int, into accumulator: inout Accumulator
+    _ map: [String: Any], at path: FieldPath, context: Context, depth: Int, belowArray: Bool,
+    into accumulator: inout Accumulator
   ) throws -> [String: Value] {
     var fields = [String: Value](minimumCapacity: map.count)
     for (name, raw) in map {
@@ -130,7 +140,9 @@ struct UserDataReader {
       if context != .argument, let problem = DocumentValidation.problem(withFieldName: name) {
         throw invalid("Invalid data. \(problem)", field: child)
       }
-      if let value = try readValue(raw, at: child, context: context, depth: depth, inArray: false, into: &accumulator) {
+      if let value = try readValue(
+        raw, at: child, context: context, depth: depth, inArray: false, belowArray: belowArray, into: &accumulator)
+      {
         fields[name] = value
       }
     }
@@ -138,19 +150,21 @@ struct UserDataReader {
   }
 
   /// Reads one value; returns `nil` for a sentinel, which becomes a transform or a
-  /// deleted path instead.
+  /// deleted path instead. `inArray`: the direct parent is an array (so an array here
+  /// would be nested); `belowArray`: some ancestor is (so no sentinel may appear).
   private func readValue(
-    _ raw: Any, at path: FieldPath, context: Context, depth: Int, inArray: Bool,
+    _ raw: Any, at path: FieldPath, context: Context, depth: Int, inArray: Bool, belowArray: Bool,
     into accumulator: inout Accumulator
   ) throws -> Value? {
     if let sentinel = raw as? FieldValue {
-      try readSentinel(sentinel, at: path, context: context, inArray: inArray, into: &accumulator)
+      try readSentinel(sentinel, at: path, context: context, belowArray: belowArray, into: &accumulator)
       return nil
     }
     if let map = raw as? [String: Any], !(raw is [Any]) {
       guard depth < DocumentValidation.maxDepth else { throw tooDeep(path) }
-      if map.isEmpty, context == .merge, !path.isEmpty { accumulator.leafPaths.append(path) }
-      return .map(try readMap(map, at: path, context: context, depth: depth + 1, into: &accumulator))
+      if map.isEmpty, context == .merge, !path.isEmpty, !belowArray { accumulator.leafPaths.append(path) }
+      return .map(
+        try readMap(map, at: path, context: context, depth: depth + 1, belowArray: belowArray, into: &accumulator))
     }
     if !(raw is String), !(raw is Data), let array = raw as? [Any] {
       if inArray { throw invalid("Nested arrays are not supported", field: path) }
@@ -161,26 +175,28 @@ struct UserDataReader {
         if let sentinel = element as? FieldValue {
           throw invalid("\(sentinel.methodName) is not currently supported inside arrays", field: path)
         }
-        if let value = try readValue(element, at: path, context: context, depth: depth + 1, inArray: true, into: &accumulator) {
+        if let value = try readValue(
+          element, at: path, context: context, depth: depth + 1, inArray: true, belowArray: true, into: &accumulator)
+        {
           elements.append(value)
         }
       }
-      if context == .merge { accumulator.leafPaths.append(path) }
+      if context == .merge, !belowArray { accumulator.leafPaths.append(path) }
       return .array(elements)
     }
     let value = try scalar(raw, at: path)
-    if context == .merge { accumulator.leafPaths.append(path) }
+    if context == .merge, !belowArray { accumulator.leafPaths.append(path) }
     return value
   }
 
   private func readSentinel(
-    _ sentinel: FieldValue, at path: FieldPath, context: Context, inArray: Bool, into accumulator: inout Accumulator
+    _ sentinel: FieldValue, at path: FieldPath, context: Context, belowArray: Bool, into accumulator: inout Accumulator
   ) throws {
+    if belowArray {
+      throw invalid("\(sentinel.methodName) is not currently supported inside arrays", field: path)
+    }
     if context == .argument {
       throw invalid("\(sentinel.methodName) can only be used with updateData() and setData()", field: path)
-    }
-    if inArray {
-      throw invalid("\(sentinel.methodName) is not currently supported inside arrays", field: path)
     }
     let operation: TransformOperation
     switch sentinel.kind {

@@ -227,7 +227,9 @@ struct KeyCodecTests {
 
   @Test("labels follow the type order")
   func labels() {
-    let types: [Value.TypeOrder] = [.null, .boolean, .number, .timestamp, .string, .bytes, .reference, .geoPoint, .array, .map]
+    let types: [Value.TypeOrder] = [
+      .null, .boolean, .number, .timestamp, .string, .bytes, .reference, .geoPoint, .array, .map,
+    ]
     let labels = types.map { KeyCodec.Label($0).rawValue }
     #expect(labels == labels.sorted() && Set(labels).count == labels.count)
     #expect(labels.allSatisfy { $0 > KeyCodec.arrayEnd })
@@ -255,7 +257,8 @@ struct KeyCodecTests {
       // Share a prefix of columns (often equal) so later columns decide.
       let shared = generator.next(upperBound: width + 1)
       let right = (0..<width).map { index in
-        index < shared ? (generator.next(upperBound: 2) == 0 ? left[index] : generator.relative(of: left[index])) : column(index)
+        guard index < shared else { return column(index) }
+        return generator.next(upperBound: 2) == 0 ? left[index] : generator.relative(of: left[index])
       }
       let expected = tupleOrder(left, right, directions)
       let actual = byteOrder(compositeKey(left, directions), compositeKey(right, directions))
@@ -324,8 +327,9 @@ struct KeyCodecTests {
       }
     }
 
-    let paths = [["a", "b"], ["a", "b", "c", "d"], ["a", "c"], ["a", "bc"], ["a", "b", "", "d"], ["a\u{0}", "b"], ["b", "a"]]
-      .map(ResourcePath.init)
+    let paths = [
+      ["a", "b"], ["a", "b", "c", "d"], ["a", "c"], ["a", "bc"], ["a", "b", "", "d"], ["a\u{0}", "b"], ["b", "a"],
+    ].map(ResourcePath.init)
     for x in paths {
       for y in paths {
         // Each key is followed by a byte above or below anything, as more key parts would be.
@@ -373,7 +377,8 @@ struct KeyCodecTests {
     let descending = values.map { KeyCodec.encode($0, descending: true) }
     for i in values.indices {
       for j in i..<values.count {
-        failures.check(values[i], values[j], ascending: (ascending[i], ascending[j]), descending: (descending[i], descending[j]))
+        failures.check(
+          values[i], values[j], ascending: (ascending[i], ascending[j]), descending: (descending[i], descending[j]))
         if failures.isFull { return }
       }
     }
@@ -416,7 +421,9 @@ private func byteOrder(_ a: [UInt8], _ b: [UInt8]) -> Int {
 }
 
 /// A value written out with escapes (`"a\0"`), for failure messages.
-private func show(_ value: Value) -> String { String(reflecting: value).replacingOccurrences(of: "HearthCore.Value.", with: ".") }
+private func show(_ value: Value) -> String {
+  String(reflecting: value).replacingOccurrences(of: "HearthCore.Value.", with: ".")
+}
 
 private func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined(separator: " ") }
 
@@ -453,7 +460,8 @@ private struct FailureLog {
     }
     guard !problems.isEmpty else { return }
     failures += 1
-    let place = [seed.map { "seed \($0)" }, iteration.map { "iteration \($0)" }].compactMap { $0 }.joined(separator: ", ")
+    let place = [seed.map { "seed \($0)" }, iteration.map { "iteration \($0)" }]
+      .compactMap { $0 }.joined(separator: ", ")
     Issue.record(
       """
       \(place.isEmpty ? "" : place + ": ")\(show(a)) vs \(show(b)): Value.compare \(expected), \
@@ -543,7 +551,10 @@ private struct ValueGenerator {
       var double = base
       for _ in 0..<steps { double = chance(50) ? double.nextUp : double.nextDown }
       return .double(chance(50) ? double : -double)
-    case 8: return .double(Double(sign: chance(50) ? .minus : .plus, exponent: next(upperBound: 2200) - 1100, significand: 1 + Double(next(upperBound: 16)) / 16))
+    case 8:  // any magnitude, overflowing to ±∞ and underflowing to subnormals and zero
+      let significand = 1 + Double(next(upperBound: 16)) / 16
+      let sign: FloatingPointSign = chance(50) ? .minus : .plus
+      return .double(Double(sign: sign, exponent: next(upperBound: 2200) - 1100, significand: significand))
     case 9:  // a subnormal
       let bits = random.next() & ((1 << 52) - 1)
       return .double(Double(bitPattern: chance(50) ? bits : bits | (1 << 63)))
@@ -554,7 +565,10 @@ private struct ValueGenerator {
     }
   }
 
-  static let pieces = ["", "a", "b", "ab", "\u{0}", "\u{1}", "ÿ", "é", "e\u{301}", "\u{7F}", "\u{80}", "\u{FFFF}", "\u{10FFFF}", "😀", "z", "a\u{0}"]
+  static let pieces = [
+    "", "a", "b", "ab", "\u{0}", "\u{1}", "ÿ", "é", "e\u{301}", "\u{7F}", "\u{80}", "\u{FFFF}", "\u{10FFFF}", "😀", "z",
+    "a\u{0}",
+  ]
 
   mutating func string() -> String {
     (0..<next(upperBound: 4)).map { _ in pick(Self.pieces) }.joined()

@@ -5,9 +5,10 @@ import Synchronization
 /// `children` and `groups` tables, with an in-memory cache in front of them.
 ///
 /// Numbers are never reused or removed, so a cached number stays right for the life of
-/// the process, even when other processes write. A number handed out inside a write
-/// transaction reaches the cache only after that transaction commits (`remember`), so an
-/// aborted commit leaves no trace.
+/// the process, even when other processes write. Only committed registrations enter the
+/// cache: what a write transaction finds or hands out reaches it after the commit
+/// (`remember`), so an aborted commit, whose numbers will be handed out again, leaves no
+/// trace.
 final class CollectionRegistry: Sendable {
   private let tables: Tables
   private let numbers = Mutex<[ResourcePath: CollectionNumber]>([:])
@@ -20,15 +21,15 @@ final class CollectionRegistry: Sendable {
     if let cached = numbers.withLock({ $0[path] }) { return cached }
     guard let (parentKey, collectionID) = try parentKey(of: path, in: txn) else { return nil }
     guard let found = try findChild(collectionID, under: parentKey, in: txn) else { return nil }
-    remember([(path, found)])
+    if !(txn is WriteTransaction) { remember([(path, found)]) }
     return found
   }
 
   /// The number of the collection at `path`, registering the collection (and its
-  /// ancestors) when new. New registrations are appended to `created`; pass them to
+  /// ancestors) when new. What it resolves is appended to `resolved`; pass that to
   /// `remember` once the transaction has committed.
   func register(
-    _ path: ResourcePath, in txn: WriteTransaction, created: inout [(ResourcePath, CollectionNumber)]
+    _ path: ResourcePath, in txn: WriteTransaction, resolved: inout [(ResourcePath, CollectionNumber)]
   ) throws -> CollectionNumber {
     if let cached = numbers.withLock({ $0[path] }) { return cached }
     let collectionID = path.last!
@@ -37,10 +38,13 @@ final class CollectionRegistry: Sendable {
       parentKey = KeyLayout.parentKey(.root, "")
     } else {
       let parentDocument = path.parent!
-      let grandparent = try register(parentDocument.parent!, in: txn, created: &created)
+      let grandparent = try register(parentDocument.parent!, in: txn, resolved: &resolved)
       parentKey = KeyLayout.parentKey(grandparent, parentDocument.last!)
     }
-    if let found = try findChild(collectionID, under: parentKey, in: txn) { return found }
+    if let found = try findChild(collectionID, under: parentKey, in: txn) {
+      resolved.append((path, found))
+      return found
+    }
 
     let next = try txn.get(KeyLayout.MetaKey.nextCollection, in: tables.meta).flatMap(KeyLayout.readBigEndian) ?? 1
     let number = CollectionNumber(rawValue: next)
@@ -48,7 +52,7 @@ final class CollectionRegistry: Sendable {
     try txn.put(number.bytes, Array(path.canonical.utf8), in: tables.collections)
     try txn.put(parentKey, number.bytes + Array(collectionID.utf8), in: tables.children)
     try txn.put(Array(collectionID.utf8), number.bytes, in: tables.groups)
-    created.append((path, number))
+    resolved.append((path, number))
     return number
   }
 
@@ -70,7 +74,7 @@ final class CollectionRegistry: Sendable {
       throw HearthError.dataLoss("Collection number \(number.rawValue) is not registered in the collections table")
     }
     let path = ResourcePath(text.split(separator: "/", omittingEmptySubsequences: false).map(String.init))
-    paths.withLock { $0[number] = path }
+    if !(txn is WriteTransaction) { paths.withLock { $0[number] = path } }
     return path
   }
 
@@ -118,6 +122,6 @@ final class CollectionRegistry: Sendable {
   private func findChild(_ collectionID: String, under parentKey: [UInt8], in txn: ReadTransaction) throws
     -> CollectionNumber?
   {
-    try children(under: parentKey, in: txn).first { $0.id == collectionID }?.number
+    try children(under: parentKey, in: txn).first { $0.id.utf8.elementsEqual(collectionID.utf8) }?.number
   }
 }

@@ -11,11 +11,11 @@ struct Committer {
 
   /// - Throws: `notFound` / `alreadyExists` for failed preconditions, `invalidArgument`
   ///   for a document that breaks the rules; the caller aborts the transaction.
-  func apply(_ writes: [Write], created: inout [(ResourcePath, CollectionNumber)]) throws -> CommitResult {
+  func apply(_ writes: [Write], resolved: inout [(ResourcePath, CollectionNumber)]) throws -> CommitResult {
     guard !writes.isEmpty else { return CommitResult(commitTime: Timestamp(), changedKeys: []) }
     let commitTime = try nextCommitTime()
     for write in writes {
-      try apply(write, at: commitTime, created: &created)
+      try apply(write, at: commitTime, resolved: &resolved)
     }
     return CommitResult(commitTime: commitTime, changedKeys: writes.map(\.key))
   }
@@ -31,7 +31,7 @@ struct Committer {
     return Timestamp(microseconds: time)
   }
 
-  private func apply(_ write: Write, at commitTime: Timestamp, created: inout [(ResourcePath, CollectionNumber)]) throws {
+  private func apply(_ write: Write, at commitTime: Timestamp, resolved: inout [(ResourcePath, CollectionNumber)]) throws {
     let key = write.key
     let number: CollectionNumber
     if case .delete = write.kind {
@@ -41,7 +41,7 @@ struct Committer {
       }
       number = known
     } else {
-      number = try store.registry.register(key.collectionPath, in: txn, created: &created)
+      number = try store.registry.register(key.collectionPath, in: txn, resolved: &resolved)
     }
     let storageKey = KeyLayout.documentKey(number, key.documentID)
     let existing = try txn.get(storageKey, in: tables.documents)

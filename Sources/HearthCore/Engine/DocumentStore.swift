@@ -126,14 +126,14 @@ public final class DocumentStore: Sendable {
       throw HearthError(.failedPrecondition, "The database at \(path) is open read-only")
     }
     return try guarded {
-      var created: [(ResourcePath, CollectionNumber)] = []
+      var resolved: [(ResourcePath, CollectionNumber)] = []
       let outcome = try environment.write(durable: options.durable) { txn in
-        created.removeAll()
+        resolved.removeAll()
         let (result, writes) = try body(StoreReader(store: self, txn: txn))
-        let commit = try Committer(store: self, txn: txn).apply(writes, created: &created)
+        let commit = try Committer(store: self, txn: txn).apply(writes, resolved: &resolved)
         return (result, commit)
       }
-      registry.remember(created)
+      registry.remember(resolved)
       return outcome
     }
   }

@@ -24,6 +24,21 @@ public struct ResourcePath: Hashable, Sendable, CustomStringConvertible {
   public var isEmpty: Bool { segments.isEmpty }
   public var last: String? { segments.last }
 
+  /// Segments are equal when their UTF-8 bytes are, as Firestore compares IDs (Swift's
+  /// own `String ==` would also equate canonically equivalent spellings such as
+  /// `"\u{E9}"` and `"e\u{301}"`, which are different IDs).
+  public static func == (a: ResourcePath, b: ResourcePath) -> Bool {
+    a.segments.count == b.segments.count && zip(a.segments, b.segments).allSatisfy { $0.utf8.elementsEqual($1.utf8) }
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(segments.count)
+    for segment in segments {
+      hasher.combine(segment.utf8.count)
+      for byte in segment.utf8 { hasher.combine(byte) }
+    }
+  }
+
   public var parent: ResourcePath? {
     segments.isEmpty ? nil : ResourcePath(Array(segments.dropLast()))
   }

@@ -22,6 +22,9 @@ public enum Value: Sendable {
   case geoPoint(GeoPoint)
   /// May not directly contain another array.
   case array([Value])
+  /// Field names are Swift strings, so two names that differ only by Unicode
+  /// normalization (`"\u{E9}"` and `"e\u{301}"`) cannot both be keys of one map; Firestore
+  /// would keep them apart. Every other comparison of names and strings is by UTF-8 bytes.
   case map([String: Value])
 
   /// The rank of the value's type in Firestore's cross-type order.

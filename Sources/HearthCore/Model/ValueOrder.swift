@@ -92,11 +92,14 @@ extension Value: Comparable, Hashable {
     }
   }
 
-  /// `isIdentical(to:)` over two field maps (two documents' data).
+  /// `isIdentical(to:)` over two field maps (two documents' data). Keys must match byte
+  /// for byte, not merely as equal Swift strings.
   public static func identicalFields(_ x: [String: Value], _ y: [String: Value]) -> Bool {
     guard x.count == y.count else { return false }
     for (key, value) in x {
-      guard let other = y[key], value.isIdentical(to: other) else { return false }
+      guard let index = y.index(forKey: key), y[index].key.utf8.elementsEqual(key.utf8),
+        value.isIdentical(to: y[index].value)
+      else { return false }
     }
     return true
   }

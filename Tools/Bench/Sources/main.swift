@@ -1,1 +1,100 @@
-print("bench")
+// hearth-bench: Hearth beside raw LMDB and SQLite, in one run, on the same data.
+//
+//   swift run -c release hearth-bench [--documents N] [--durable-writes N]
+//
+// Every figure is operations per second (higher is better); the ratio columns divide
+// Hearth's figure by the baseline's. Raw LMDB stores the very bytes Hearth stores (the
+// encoded documents under the same keys) through the C API; SQLite stores them in a
+// `WITHOUT ROWID` table in WAL mode with `synchronous=FULL`.
+import Foundation
+import Hearth
+
+let arguments = BenchArguments(CommandLine.arguments)
+let workload = SocialWorkload(documents: arguments.documents)
+let root = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-bench-\(ProcessInfo.processInfo.processIdentifier)")
+try? FileManager.default.removeItem(at: root)
+try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+defer { try? FileManager.default.removeItem(at: root) }
+
+print("hearth-bench: \(workload.documents.count) posts of the social app's shape (~\(workload.averageEncodedSize) bytes encoded), "
+  + "\(arguments.durableWrites) single durable writes, \(workload.documents.count) random reads\n")
+
+var table = ResultTable()
+let hearth = try HearthSubject(directory: root.appendingPathComponent("hearth").path, workload: workload)
+let lmdb = try LMDBSubject(directory: root.appendingPathComponent("lmdb").path, workload: workload)
+let sqlite = try SQLiteSubject(path: root.appendingPathComponent("sqlite.db").path, workload: workload)
+
+table.add("batched set (1,000 per commit)",
+  hearth: try measure(workload.documents.count) { try hearth.batchedSet() },
+  lmdb: try measure(workload.documents.count) { try lmdb.batchedPut() },
+  sqlite: try measure(workload.documents.count) { try sqlite.batchedInsert() })
+table.add("single durable set (fsync each)",
+  hearth: try measure(arguments.durableWrites) { try hearth.durableSets(arguments.durableWrites) },
+  lmdb: try measure(arguments.durableWrites) { try lmdb.durablePuts(arguments.durableWrites) },
+  sqlite: try measure(arguments.durableWrites) { try sqlite.durableInserts(arguments.durableWrites) })
+let order = workload.randomOrder()
+table.add("get → [String: Any]",
+  hearth: try measure(order.count) { try hearth.getDictionaries(order) },
+  lmdb: try measure(order.count) { try lmdb.gets(order) },
+  sqlite: try measure(order.count) { try sqlite.selects(order) })
+table.add("get → Codable struct",
+  hearth: try measure(order.count) { try hearth.getStructs(order) },
+  lmdb: try measure(order.count) { try lmdb.gets(order) },
+  sqlite: try measure(order.count) { try sqlite.selects(order) })
+table.add("read whole collection (per document)",
+  hearth: try measure(workload.documents.count) { try hearth.readCollection() },
+  lmdb: try measure(workload.documents.count) { try lmdb.scan() },
+  sqlite: try measure(workload.documents.count) { try sqlite.scan() })
+hearth.close()
+lmdb.close()
+sqlite.close()
+table.print()
+
+/// Runs `body` once and returns operations per second.
+func measure(_ operations: Int, _ body: () throws -> Void) throws -> Double {
+  let clock = ContinuousClock()
+  let elapsed = try clock.measure(body)
+  let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+  return Double(operations) / seconds
+}
+
+struct BenchArguments {
+  var documents = 100_000
+  var durableWrites = 300
+
+  init(_ arguments: [String]) {
+    var iterator = arguments.dropFirst().makeIterator()
+    while let argument = iterator.next() {
+      switch argument {
+      case "--documents": documents = iterator.next().flatMap(Int.init) ?? documents
+      case "--durable-writes": durableWrites = iterator.next().flatMap(Int.init) ?? durableWrites
+      default:
+        FileHandle.standardError.write(Data("usage: hearth-bench [--documents N] [--durable-writes N]\n".utf8))
+        exit(64)
+      }
+    }
+  }
+}
+
+struct ResultTable {
+  private var rows: [(String, Double, Double, Double)] = []
+
+  mutating func add(_ name: String, hearth: Double, lmdb: Double, sqlite: Double) {
+    rows.append((name, hearth, lmdb, sqlite))
+  }
+
+  func print() {
+    func rate(_ value: Double) -> String {
+      value >= 1e6 ? String(format: "%.2fM/s", value / 1e6) : value >= 1e3 ? String(format: "%.1fk/s", value / 1e3) : String(format: "%.0f/s", value)
+    }
+    func pad(_ text: String, _ width: Int) -> String { text.count >= width ? text : String(repeating: " ", count: width - text.count) + text }
+    let nameWidth = rows.map(\.0.count).max() ?? 10
+    Swift.print("operation".padding(toLength: nameWidth, withPad: " ", startingAt: 0)
+      + pad("Hearth", 12) + pad("raw LMDB", 12) + pad("SQLite", 12) + pad("Hearth/LMDB", 13) + pad("Hearth/SQLite", 15))
+    for (name, hearth, lmdb, sqlite) in rows {
+      Swift.print(name.padding(toLength: nameWidth, withPad: " ", startingAt: 0)
+        + pad(rate(hearth), 12) + pad(rate(lmdb), 12) + pad(rate(sqlite), 12)
+        + pad(String(format: "%.2f×", hearth / lmdb), 13) + pad(String(format: "%.2f×", hearth / sqlite), 15))
+    }
+  }
+}

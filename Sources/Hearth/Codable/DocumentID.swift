@@ -1,0 +1,99 @@
+import Foundation
+
+/// A type that `@DocumentID` can hold: `String` (the document's ID) or
+/// `DocumentReference` (the whole reference).
+public protocol DocumentIDWrappable {
+  /// The value for the document at `documentReference`.
+  static func wrap(_ documentReference: DocumentReference) throws -> Self
+}
+
+extension String: DocumentIDWrappable {
+  public static func wrap(_ documentReference: DocumentReference) throws -> String { documentReference.documentID }
+}
+
+extension DocumentReference: DocumentIDWrappable {
+  public static func wrap(_ documentReference: DocumentReference) throws -> DocumentReference { documentReference }
+}
+
+/// Marks a property that holds the document's ID (or reference), filled when the
+/// document is read and never written as a field, as in Firebase.
+///
+/// For example:
+///
+/// ```swift
+/// struct Post: Codable {
+///   @DocumentID var id: String?
+///   var title: String
+/// }
+/// let post = try db.document("posts/p1").getDocument(as: Post.self)   // post.id == "p1"
+/// ```
+///
+/// Choices, and why:
+/// - Writing skips the property whatever its value — even a value set by hand — because
+///   the ID is the document's name, not a field; Firebase does the same (and logs a
+///   warning, which Hearth does not). Skipping also works with other encoders (such as
+///   `JSONEncoder`), through the `KeyedEncodingContainer.encode(_:forKey:)` overload
+///   below that synthesized `encode(to:)` calls.
+/// - Reading ignores any field of the same name and takes the reference that the
+///   decoder was given (`DocumentSnapshot.data(as:)` and `getDocument(as:)` always give
+///   it). Without one — `Database.Decoder` called without `in:`, or another decoder —
+///   the property is `nil` rather than an error (Firebase throws), so a model can be
+///   decoded from a plain dictionary or a cache.
+@propertyWrapper
+public struct DocumentID<Value: DocumentIDWrappable> {
+  public var wrappedValue: Value?
+
+  public init(wrappedValue value: Value?) {
+    self.wrappedValue = value
+  }
+}
+
+extension DocumentID: Equatable where Value: Equatable {}
+extension DocumentID: Hashable where Value: Hashable {}
+extension DocumentID: Sendable where Value: Sendable {}
+
+/// What the encoder and decoder recognise `@DocumentID` by, whatever its `Value`.
+protocol DocumentIDProtocol {
+  init(reference: DocumentReference?) throws
+}
+
+extension DocumentID: DocumentIDProtocol {
+  init(reference: DocumentReference?) throws {
+    self.init(wrappedValue: try reference.map(Value.wrap))
+  }
+}
+
+extension DocumentID: Codable {
+  /// Takes the document's reference from `decoder.userInfo`, where Hearth's decoder puts
+  /// it; `nil` without one.
+  public init(from decoder: any Decoder) throws {
+    try self.init(reference: decoder.userInfo[.hearthDocumentReference] as? DocumentReference)
+  }
+
+  /// Reached only when a `@DocumentID` value is encoded on its own (in an array, say),
+  /// not as a property: there it has no meaning, so it throws.
+  public func encode(to encoder: any Encoder) throws {
+    throw EncodingError.invalidValue(
+      self,
+      EncodingError.Context(
+        codingPath: encoder.codingPath,
+        debugDescription: "@DocumentID values are never written: they can only be properties of a Codable type, "
+          + "where encoding skips them."))
+  }
+}
+
+extension KeyedEncodingContainer {
+  /// Skips `@DocumentID` properties: the document's ID is its name, never a field.
+  /// Synthesized `encode(to:)` calls this overload with any encoder.
+  public mutating func encode<Value>(_ value: DocumentID<Value>, forKey key: Key) throws {}
+}
+
+extension KeyedDecodingContainer {
+  /// Fills a `@DocumentID` property from the document's reference, whether or not the
+  /// data has a field of that name (synthesized `init(from:)` would otherwise throw
+  /// `keyNotFound` when it has none).
+  public func decode<Value>(_ type: DocumentID<Value>.Type, forKey key: Key) throws -> DocumentID<Value> {
+    guard let decoder = try? superDecoder(forKey: key) else { return DocumentID(wrappedValue: nil) }
+    return try DocumentID(from: decoder)
+  }
+}

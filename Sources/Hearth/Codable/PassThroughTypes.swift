@@ -1,0 +1,51 @@
+import Foundation
+
+// `Timestamp`, `GeoPoint`, `DocumentReference`, `Data`, `Date` and `FieldValue` are
+// values that Hearth stores as they are: `Database.Encoder` and `Database.Decoder` take
+// them before their `encode(to:)` or `init(from:)` would run. Their conformances below
+// exist so that models holding them can be `Codable`; with another encoder or decoder,
+// a reference or a sentinel cannot be represented, so they throw, as in Firebase.
+// (`Timestamp` and `GeoPoint` keep their own synthesized coding for other coders.)
+
+extension DocumentReference: Codable {
+  /// Only Hearth's decoder can make a reference, since a reference belongs to a database.
+  public convenience init(from decoder: any Decoder) throws {
+    if let decoder = decoder as? DecoderImpl, let reference = decoder.value as? DocumentReference {
+      self.init(database: reference.firestore, parsing: reference.path)
+    } else if let decoder = decoder as? DecoderImpl {
+      throw decoder.context.mismatch(DocumentReference.self, decoder.value, decoder.codingPath)
+    } else {
+      throw DecodingError.typeMismatch(
+        DocumentReference.self,
+        DecodingError.Context(
+          codingPath: decoder.codingPath,
+          debugDescription: "DocumentReference values can only be decoded with Firestore.Decoder"))
+    }
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    guard let encoder = encoder as? EncoderImpl else {
+      throw EncodingError.invalidValue(
+        self,
+        EncodingError.Context(
+          codingPath: encoder.codingPath,
+          debugDescription: "DocumentReference values can only be encoded with Firestore.Encoder"))
+    }
+    encoder.slot.node = .value(self)
+  }
+}
+
+extension FieldValue: Encodable {
+  /// Only Hearth's encoder can write a sentinel: it is an instruction to the database,
+  /// not a value.
+  public func encode(to encoder: any Encoder) throws {
+    guard let encoder = encoder as? EncoderImpl else {
+      throw EncodingError.invalidValue(
+        methodName,
+        EncodingError.Context(
+          codingPath: encoder.codingPath,
+          debugDescription: "FieldValue values can only be encoded with Firestore.Encoder"))
+    }
+    encoder.slot.node = .value(self)
+  }
+}

@@ -1,0 +1,113 @@
+import Hearth
+
+/// The shell's exit statuses, from `sysexits.h` where one fits (SHELL.md, Behaviour).
+public enum ExitCode: Int32, Sendable {
+  case ok = 0
+  /// The operation failed: not found, a failed precondition, damage found.
+  case failure = 1
+  /// The command was typed wrong (`EX_USAGE`).
+  case usage = 64
+  /// The input data was wrong: JSON, invalid document data (`EX_DATAERR`).
+  case dataError = 65
+  /// Reading or writing files failed (`EX_IOERR`).
+  case ioError = 74
+}
+
+/// A command typed wrong. Reported as `hearth: <message> (usage)`, exit status 64.
+enum UsageError: Error, Equatable {
+  case unknownCommand(String, suggestion: String?)
+  case unknownOption(String, command: String?, suggestion: String?)
+  case missingValue(option: String)
+  case invalidValue(option: String, value: String, expected: String)
+  case missingArgument(String, usage: String)
+  case unexpectedArgument(String, usage: String, hint: String?)
+  /// A collection where a document is needed, or the reverse.
+  case wrongPathKind(path: String, command: String, expected: PathKind)
+  case invalidPath(String, reason: String)
+  /// An option that cannot be used here (`--db` inside the interactive shell, `-` for
+  /// standard input there).
+  case notAllowed(String)
+  /// A quote or bracket left open on the command line.
+  case unterminated(TokenizerError)
+
+  var message: String {
+    switch self {
+    case .unknownCommand(let name, let suggestion):
+      return "unknown command '\(name)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? "; try 'help'")
+    case .unknownOption(let option, let command, let suggestion):
+      let scope = command.map { " for \($0)" } ?? ""
+      return "unknown option '\(option)'\(scope)" + (suggestion.map { "; did you mean '\($0)'?" } ?? "")
+    case .missingValue(let option):
+      return "option \(option) needs a value"
+    case .invalidValue(let option, let value, let expected):
+      return "invalid value '\(value)' for \(option): expected \(expected)"
+    case .missingArgument(let name, let usage):
+      return "missing \(name); usage: \(usage)"
+    case .unexpectedArgument(let argument, let usage, let hint):
+      return "unexpected argument '\(argument)'; usage: \(usage)" + (hint.map { " (\($0))" } ?? "")
+    case .wrongPathKind(let path, let command, let expected):
+      switch expected {
+      case .document:
+        return "\(path) is a collection; \(command) needs a document path (an even number of segments, "
+          + "such as \(path)/ID)"
+      case .collection:
+        return "\(path) is a document; \(command) needs a collection path (an odd number of segments, "
+          + "such as \(path)/COLLECTION)"
+      case .root:
+        return "\(command) takes no path"
+      }
+    case .invalidPath(let path, let reason):
+      return "invalid path '\(path)': \(reason)"
+    case .notAllowed(let reason):
+      return reason
+    case .unterminated(let error):
+      return error.description
+    }
+  }
+}
+
+/// A command that ran and failed: a one-line message, the code shown in parentheses
+/// (Hearth's error code, or `usage`/`io`), and the exit status.
+struct CommandFailure: Error {
+  var message: String
+  var code: String
+  var status: ExitCode
+
+  init(message: String, code: String, status: ExitCode) {
+    self.message = message
+    self.code = code
+    self.status = status
+  }
+
+  /// A Hearth error with its exit status: 65 for invalid data, 74 when storage failed
+  /// (I/O, permissions, a full disk), 1 for everything else (not found, preconditions).
+  init(_ error: HearthError, context: String? = nil) {
+    message = context.map { "\($0): \(error.message)" } ?? error.message
+    code = "\(error.code)"
+    switch error.code {
+    case .invalidArgument: status = .dataError
+    case .internal, .unavailable, .permissionDenied, .resourceExhausted, .unknown: status = .ioError
+    default: status = .failure
+    }
+  }
+
+  init(_ usage: UsageError) {
+    self.init(message: usage.message, code: "usage", status: .usage)
+  }
+
+  /// Any error thrown while running a command.
+  static func from(_ error: Error, context: String? = nil) -> CommandFailure {
+    switch error {
+    case let failure as CommandFailure: return failure
+    case let usage as UsageError: return CommandFailure(usage)
+    case let hearth as HearthError: return CommandFailure(hearth, context: context)
+    default:
+      let text = context.map { "\($0): \(error)" } ?? "\(error)"
+      return CommandFailure(message: text, code: "io", status: .ioError)
+    }
+  }
+
+  static func notFound(_ message: String) -> CommandFailure {
+    CommandFailure(message: message, code: "notFound", status: .failure)
+  }
+}

@@ -1,0 +1,80 @@
+/// Reads the lines of the interactive shell. `PlainLineReader` reads standard input; a
+/// line editor (history, completion) can take its place without touching the commands.
+protocol LineReader {
+  /// The next line, after showing `prompt`; `nil` at the end of input (Ctrl-D).
+  func readLine(prompt: String) -> String?
+}
+
+/// Lines from a `TextInput`, prompting only when a person is typing at a terminal (a
+/// script piped in gets no prompts mixed into its output).
+struct PlainLineReader: LineReader {
+  let input: TextInput
+  let output: TextOutput
+
+  func readLine(prompt: String) -> String? {
+    if input.isTerminal {
+      output.write(prompt)
+      output.flush()
+    }
+    return input.readLine()
+  }
+}
+
+/// The interactive shell: prompt `hearth:<db>> `, read a line, run it, until `exit` or
+/// the end of input.
+///
+/// A line with a quote or JSON bracket left open continues on the next line (prompt
+/// `...> `), so JSON can be pasted across lines. Lines starting with `#` are comments.
+enum InteractiveShell {
+  /// - Returns: the status given to `exit`, else the last command's status (as `sh`
+  ///   does, so a script piped in reports its last failure).
+  static func run(_ session: Session, reader: some LineReader) -> Int32 {
+    session.isInteractive = true
+    let name = session.databasePath.split(separator: "/").last.map(String.init) ?? session.databasePath
+    let prompt = "hearth:\(name)> "
+    if session.stdin.isTerminal {
+      session.writeLine("Hearth shell on \(session.databasePath). Type 'help' for commands, 'exit' or Ctrl-D to leave.")
+    }
+    var status = ExitCode.ok
+    while session.exitStatus == nil {
+      guard let line = reader.readLine(prompt: prompt) else {
+        if session.stdin.isTerminal { session.writeLine("") }
+        break
+      }
+      guard let words = readCommand(startingWith: line, reader: reader, session: session) else {
+        status = .usage
+        continue
+      }
+      if words.isEmpty { continue }
+      status = Shell.execute(words, in: session)
+    }
+    session.stdout.flush()
+    return session.exitStatus ?? status.rawValue
+  }
+
+  /// The words of the command that starts with `line`, reading continuation lines while
+  /// a quote or bracket is open; `[]` for a blank line or a comment, `nil` (after
+  /// reporting it) when the input ends with something still open.
+  private static func readCommand(startingWith line: String, reader: some LineReader, session: Session) -> [String]? {
+    let trimmed = line.drop { $0 == " " || $0 == "\t" }
+    if trimmed.isEmpty || trimmed.hasPrefix("#") { return [] }
+    var text = line
+    while true {
+      do {
+        return try Tokenizer.split(text)
+      } catch {
+        guard let more = reader.readLine(prompt: "...> ") else {
+          session.report(CommandFailure(UsageError.unterminated(error)))
+          return nil
+        }
+        // A final backslash joins the lines (as in sh); an open quote or bracket keeps
+        // the line break.
+        if error.kind == .escape {
+          text = String(text.dropLast()) + more
+        } else {
+          text += "\n" + more
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,103 @@
+import Hearth
+
+/// What a command does with the database, which decides how it is opened.
+enum DatabaseAccess: Sendable {
+  /// Never opens it (`help`, `exit`).
+  case none
+  /// Opens it read-only: a wrong path says "no database" instead of creating one.
+  case read
+  /// Opens it for writing, creating it when missing.
+  case write
+}
+
+/// One run of the shell: its streams, its options, and the database it has open.
+///
+/// The database is opened on first use and kept for the commands that follow (in the
+/// interactive shell), read-only until a command needs to write.
+final class Session {
+  let stdin: TextInput
+  let stdout: TextOutput
+  let stderr: TextOutput
+  let environment: [String: String]
+  /// The database directory as the user gave it (shown in messages and the prompt).
+  private(set) var databasePath: String
+  /// `--json` given before the command (or when starting the interactive shell).
+  var jsonOutput = false
+  /// Inside the interactive shell, where `exit` ends the loop and `-` cannot be stdin.
+  var isInteractive = false
+  /// Set by `exit`: the status the interactive shell ends with.
+  var exitStatus: Int32?
+
+  private var database: Database?
+  private var databaseIsWritable = false
+
+  init(stdin: TextInput, stdout: TextOutput, stderr: TextOutput, environment: [String: String]) {
+    self.stdin = stdin
+    self.stdout = stdout
+    self.stderr = stderr
+    self.environment = environment
+    databasePath = Session.defaultDatabasePath(environment)
+  }
+
+  /// `$HEARTH_DATABASE`, else `./default.hearth` (as `Settings.defaultPath`, but from the
+  /// environment this session was given, so tests can set it).
+  static func defaultDatabasePath(_ environment: [String: String]) -> String {
+    if let path = environment["HEARTH_DATABASE"], !path.isEmpty { return path }
+    return "./default.hearth"
+  }
+
+  /// Points the session at another database, closing the one open.
+  func useDatabase(at path: String) {
+    guard path != databasePath else { return }
+    close()
+    databasePath = path
+  }
+
+  /// The database, opened as `access` needs: a read-only handle is replaced by a
+  /// writable one when a command first writes.
+  ///
+  /// - Throws: `CommandFailure` "no database at PATH" (exit 1) when reading a database
+  ///   that does not exist; Hearth's error otherwise.
+  func database(for access: DatabaseAccess) throws -> Database {
+    if let database, access != .write || databaseIsWritable { return database }
+    close()
+    var settings = Settings()
+    settings.readOnly = access != .write
+    do {
+      let opened = try Database(path: databasePath, settings: settings)
+      database = opened
+      databaseIsWritable = access == .write
+      return opened
+    } catch let error as HearthError where error.code == .notFound && settings.readOnly {
+      throw CommandFailure.notFound("no database at \(databasePath)")
+    }
+  }
+
+  func close() {
+    database?.close()
+    database = nil
+    databaseIsWritable = false
+  }
+
+  // MARK: - Output
+
+  func write(_ text: String) { stdout.write(text) }
+  func writeLine(_ text: String) { stdout.write(text + "\n") }
+
+  /// A line on standard error: hints that scripts should not parse.
+  func note(_ text: String) { stderr.write(text + "\n") }
+
+  /// `hearth: <what> (<code>)` on standard error.
+  func report(_ failure: CommandFailure) {
+    stdout.flush()
+    stderr.write("hearth: \(failure.message) (\(failure.code))\n")
+    stderr.flush()
+  }
+
+  /// Colours only for a person at a terminal that has them, and not when `NO_COLOR` is
+  /// set (no-color.org).
+  var supportsColor: Bool {
+    let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
+    return stdout.isTerminal && !noColor && environment["TERM"] != "dumb"
+  }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+
+/// The built `hearth` executable, next to the test bundle in the products directory
+/// (`.build/<triple>/debug/`), when it was built (`swift build`, or
+/// `swift build --build-tests`).
+let hearthExecutable: URL? = {
+  var directories: [URL] = []
+  if let executable = Bundle.main.executableURL { directories.append(executable.deletingLastPathComponent()) }
+  directories.append(Bundle.main.bundleURL.deletingLastPathComponent())
+  directories.append(Bundle.main.bundleURL)
+  if let first = CommandLine.arguments.first {
+    directories.append(URL(fileURLWithPath: first).resolvingSymlinksInPath().deletingLastPathComponent())
+  }
+  for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+    directories.append(bundle.bundleURL.deletingLastPathComponent())
+  }
+  return directories.lazy.map { $0.appendingPathComponent("hearth") }
+    .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+}()
+
+/// `hearth` run as a process: the one test of `main.swift`, exit statuses and real
+/// standard streams.
+@Suite(
+  .enabled(if: hearthExecutable != nil, "the hearth executable is not built next to the tests (run swift build first)"))
+struct HearthBinaryTests {
+  struct Outcome {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+  }
+
+  func run(_ arguments: [String], stdin: String = "") throws -> Outcome {
+    let process = Process()
+    guard let executable = hearthExecutable else { throw CocoaError(.fileNoSuchFile) }
+    process.executableURL = executable
+    process.arguments = arguments
+    var environment = ProcessInfo.processInfo.environment
+    environment["HEARTH_DATABASE"] = nil
+    process.environment = environment
+    let input = Pipe()
+    let output = Pipe()
+    let errors = Pipe()
+    process.standardInput = input
+    process.standardOutput = output
+    process.standardError = errors
+    try process.run()
+    input.fileHandleForWriting.write(Data(stdin.utf8))
+    try input.fileHandleForWriting.close()
+    // Read both pipes to the end before waiting, so a full pipe cannot block the child.
+    let outputData = output.fileHandleForReading.readDataToEndOfFile()
+    let errorData = errors.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return Outcome(
+      status: process.terminationStatus, stdout: String(decoding: outputData, as: UTF8.self),
+      stderr: String(decoding: errorData, as: UTF8.self))
+  }
+
+  @Test func runsCommandsAsAProcess() throws {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-binary-\(UUID().uuidString)").path
+    defer { try? FileManager.default.removeItem(atPath: path) }
+
+    let missing = try run(["--db", path, "ls"])
+    #expect(missing.status == 1)
+    #expect(missing.stderr == "hearth: no database at \(path) (notFound)\n")
+    #expect(!FileManager.default.fileExists(atPath: path))
+
+    let set = try run(["--db", path, "set", "users/alice", #"{"name": "Alice", "score": 2.0}"#])
+    #expect(set.status == 0, "\(set.stderr)")
+    let get = try run(["--db", path, "get", "users/alice"])
+    #expect(get.status == 0)
+    #expect(get.stdout == #"{"name":"Alice","score":2.0}"# + "\n")
+
+    let usage = try run(["--db", path, "lss"])
+    #expect(usage.status == 64)
+    #expect(usage.stderr.contains("did you mean 'ls'?"))
+    let badJSON = try run(["--db", path, "set", "users/bob", "{"])
+    #expect(badJSON.status == 65)
+
+    let interactive = try run(["--db", path], stdin: "ls users\nexit 7\n")
+    #expect(interactive.status == 7)
+    #expect(interactive.stdout == "alice\n")
+  }
+}

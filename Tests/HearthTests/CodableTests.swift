@@ -1,0 +1,773 @@
+import Foundation
+import Hearth
+import Testing
+
+/// Hearth's Codable layer: `Firestore.Encoder`/`Decoder`, the property wrappers and the
+/// `from:`/`as:` forms of the document API.
+@Suite struct CodableTests {
+  // MARK: - Models
+
+  /// The social app's user profile.
+  private struct DatabaseUser: Codable, Equatable {
+    var dateCreated: Date
+    var userId: String
+    var username: String
+    var email: String?
+    var profileImage: String?
+    var isPremium: Bool
+  }
+
+  private struct Post: Codable, Equatable {
+    @DocumentID var id: String?
+    var ownerId: String
+    var title: String
+    var createdAt: Date
+    var likes: Int
+    var tags: [String]
+    var ratings: [String: String]
+  }
+
+  private enum Role: String, Codable { case admin, member }
+  private enum Priority: Int, Codable { case low = 1, high = 3 }
+
+  private struct Address: Codable, Equatable {
+    var city: String
+    var zip: String?
+  }
+
+  private struct Comment: Codable, Equatable {
+    var author: String
+    var text: String
+  }
+
+  /// One property of every kind the encoder treats specially.
+  private struct Everything: Codable, Equatable {
+    var timestamp: Timestamp
+    var point: GeoPoint
+    var reference: DocumentReference
+    var bytes: Data
+    var noBytes: Data
+    var url: URL
+    var role: Role
+    var priority: Priority
+    var address: Address
+    var comments: [Comment]
+    var smallest: Int64
+    var largest: Int64
+    var tiny: Int8
+    var byte: UInt8
+    var unsigned: UInt64
+    var float: Float
+    var double: Double
+    var decimal: Decimal
+    var flag: Bool
+    var byNumber: [Int: String]
+    var missing: String?
+    @ExplicitNull var explicitlyNull: String?
+  }
+
+  private struct Stamped: Codable {
+    var text: String
+    @ServerTimestamp var sentAt: Date?
+    @ServerTimestamp var stamp: Timestamp?
+  }
+
+  private struct WithReferenceID: Codable {
+    @DocumentID var ref: DocumentReference?
+    var name: String
+  }
+
+  private struct Person: Codable {
+    var name: String
+    var age: Int
+    var role: Role?
+  }
+
+  private struct Discussion: Codable {
+    var title: String
+    var comments: [Comment]
+  }
+
+  private struct Numbers: Codable {
+    var int: Int
+    var double: Double
+    var float: Float
+    var tiny: Int8?
+  }
+
+  private struct Flagged: Codable { var on: Bool }
+
+  private struct Wrapped: Hashable, Codable, Sendable {
+    @DocumentID var id: String?
+    @ServerTimestamp var at: Timestamp?
+    @ExplicitNull var note: String?
+  }
+
+  /// Writes through every kind of container: nested keyed and unkeyed containers, and
+  /// super-encoders, keyed and unkeyed.
+  private class Base: Codable {
+    var baseName: String
+    init(baseName: String) { self.baseName = baseName }
+  }
+
+  private final class Derived: Base {
+    var extra: Int
+    var pairs: [(String, Int)]
+
+    init(baseName: String, extra: Int, pairs: [(String, Int)]) {
+      self.extra = extra
+      self.pairs = pairs
+      super.init(baseName: baseName)
+    }
+
+    private enum Keys: String, CodingKey { case extra, details, pairs, tail }
+    private enum DetailKeys: String, CodingKey { case level }
+
+    override func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: Keys.self)
+      try container.encode(extra, forKey: .extra)
+      var details = container.nestedContainer(keyedBy: DetailKeys.self, forKey: .details)
+      try details.encode(UInt8(7), forKey: .level)
+      var pairList = container.nestedUnkeyedContainer(forKey: .pairs)
+      for (name, value) in pairs {
+        var pair = pairList.nestedContainer(keyedBy: DetailKeys.self)
+        try pair.encode(value, forKey: .level)
+        var nested = pairList.nestedUnkeyedContainer()
+        try nested.encode(name)
+      }
+      var tail = container.nestedUnkeyedContainer(forKey: .tail)
+      try super.encode(to: tail.superEncoder())
+      try super.encode(to: container.superEncoder())
+    }
+
+    required init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: Keys.self)
+      extra = try container.decode(Int.self, forKey: .extra)
+      let details = try container.nestedContainer(keyedBy: DetailKeys.self, forKey: .details)
+      #expect(try details.decode(UInt8.self, forKey: .level) == 7)
+      var pairList = try container.nestedUnkeyedContainer(forKey: .pairs)
+      var pairs: [(String, Int)] = []
+      while !pairList.isAtEnd {
+        let pair = try pairList.nestedContainer(keyedBy: DetailKeys.self)
+        var nested = try pairList.nestedUnkeyedContainer()
+        pairs.append((try nested.decode(String.self), try pair.decode(Int.self, forKey: .level)))
+      }
+      self.pairs = pairs
+      var tail = try container.nestedUnkeyedContainer(forKey: .tail)
+      let tailBase = try Base(from: tail.superDecoder())
+      #expect(tailBase.baseName == "b")
+      try super.init(from: container.superDecoder())
+    }
+  }
+
+  // MARK: - Helpers
+
+  /// The `debugDescription` of a `DecodingError`, or of an `EncodingError`.
+  private func describe(_ error: any Error) -> String {
+    switch error {
+    case DecodingError.keyNotFound(_, let context), DecodingError.typeMismatch(_, let context),
+      DecodingError.valueNotFound(_, let context), DecodingError.dataCorrupted(let context):
+      return context.debugDescription
+    case EncodingError.invalidValue(_, let context):
+      return context.debugDescription
+    default:
+      return "\(error)"
+    }
+  }
+
+  /// Runs `body` with a temporary database, closed afterwards.
+  private func withTemporaryDatabase<T>(_ body: (Database) throws -> T) throws -> T {
+    let db = try Database.temporary()
+    defer { db.close() }
+    return try body(db)
+  }
+
+  /// Collects a callback's value across threads.
+  private final class Outcome<T>: @unchecked Sendable {
+    private let lock = NSLock()
+    private let done = DispatchSemaphore(value: 0)
+    private var stored: T?
+
+    func set(_ value: T) {
+      lock.withLock { stored = value }
+      done.signal()
+    }
+
+    func wait() -> T? {
+      _ = done.wait(timeout: .now() + 10)
+      return lock.withLock { stored }
+    }
+  }
+
+  private let start = Date(timeIntervalSince1970: 1_780_000_000)
+
+  // MARK: - Realistic models
+
+  @Test func databaseUserRoundTrips() throws {
+    try withTemporaryDatabase { db throws in
+      let alice = DatabaseUser(
+        dateCreated: start, userId: "alice", username: "Alice", email: "alice@example.com", profileImage: nil,
+        isPremium: true)
+      let reference = db.collection("users").document("alice")
+      try reference.setData(from: alice)
+
+      let stored = try #require(try reference.getDocument().data())
+      #expect(stored.count == 5)
+      #expect(stored["profileImage"] == nil)  // nil optionals are left out
+      #expect(stored["dateCreated"] as? Timestamp == Timestamp(date: start))
+      #expect(stored["isPremium"] as? Bool == true)
+      #expect(stored["email"] as? String == "alice@example.com")
+
+      #expect(try reference.getDocument(as: DatabaseUser.self) == alice)
+      #expect(try reference.getDocument().data(as: DatabaseUser.self) == alice)
+    }
+  }
+
+  @Test func postRoundTripsWithDocumentID() throws {
+    try withTemporaryDatabase { db throws in
+      let posts = db.collection("users/alice/posts")
+      var post = Post(
+        ownerId: "alice", title: "Hello", createdAt: start, likes: 3, tags: ["swift", "linux"],
+        ratings: ["bob": "5", "carol": "4"])
+      post.id = "ignored"  // never written
+      let reference = try posts.addDocument(from: post)
+
+      let stored = try #require(try reference.getDocument().data())
+      #expect(stored["id"] == nil)
+      #expect(stored["likes"] as? Int64 == 3)
+      #expect(stored["ratings"] as? [String: String] == ["bob": "5", "carol": "4"])
+
+      let read = try reference.getDocument(as: Post.self)
+      #expect(read.id == reference.documentID)
+      post.id = reference.documentID
+      #expect(read == post)
+
+      let all = try posts.getDocuments().documents.map { try $0.data(as: Post.self) }
+      #expect(all.map(\.id) == [reference.documentID])
+    }
+  }
+
+  @Test func documentIDAsReference() throws {
+    try withTemporaryDatabase { db throws in
+      let reference = db.document("things/t1")
+      try reference.setData(from: WithReferenceID(ref: db.document("elsewhere/x"), name: "one"))
+      #expect(try reference.getDocument().data()?.keys.sorted() == ["name"])
+      let read = try reference.getDocument(as: WithReferenceID.self)
+      #expect(read.ref == reference)
+      #expect(read.name == "one")
+
+      // A field named like the @DocumentID property is ignored, as in Firebase.
+      try reference.setData(["ref": "not an ID", "name": "two"])
+      #expect(try reference.getDocument(as: WithReferenceID.self).ref == reference)
+
+      // Without a reference, Hearth's decoder leaves it nil.
+      let plain = try Firestore.Decoder().decode(WithReferenceID.self, from: ["name": "three"])
+      #expect(plain.ref == nil)
+    }
+  }
+
+  // MARK: - Every special type
+
+  @Test func everySpecialTypeRoundTrips() throws {
+    try withTemporaryDatabase { db throws in
+      let value = Everything(
+        timestamp: Timestamp(seconds: 1_700_000_000, nanoseconds: 123_456_000),
+        point: GeoPoint(latitude: 40.4, longitude: -3.7),
+        reference: db.document("users/bob"),
+        bytes: Data([0, 1, 2, 255]),
+        noBytes: Data(),
+        url: URL(string: "https://example.com/a?b=c")!,
+        role: .admin, priority: .high,
+        address: Address(city: "Madrid", zip: nil),
+        comments: [Comment(author: "bob", text: "hi"), Comment(author: "carol", text: "yo")],
+        smallest: .min, largest: .max, tiny: -128, byte: 255, unsigned: UInt64(Int64.max),
+        float: 1.5, double: 0.1, decimal: Decimal(string: "12.5")!, flag: false,
+        byNumber: [1: "one", 20: "twenty"],
+        missing: nil, explicitlyNull: nil)
+      let reference = db.document("all/one")
+      try reference.setData(from: value)
+
+      let stored = try #require(try reference.getDocument().data())
+      #expect(stored["timestamp"] as? Timestamp == value.timestamp)
+      #expect(stored["point"] as? GeoPoint == value.point)
+      #expect(stored["reference"] as? DocumentReference == value.reference)
+      #expect(stored["bytes"] as? Data == Data([0, 1, 2, 255]))
+      #expect(stored["noBytes"] as? Data == Data())
+      #expect(stored["url"] as? String == "https://example.com/a?b=c")
+      #expect(stored["role"] as? String == "admin")
+      #expect(stored["priority"] as? Int64 == 3)
+      #expect((stored["address"] as? [String: Any])?.keys.sorted() == ["city"])
+      #expect(((stored["comments"] as? [Any])?[1] as? [String: Any])?["author"] as? String == "carol")
+      #expect(stored["smallest"] as? Int64 == .min)
+      #expect(stored["largest"] as? Int64 == .max)
+      #expect(stored["unsigned"] as? Int64 == .max)
+      #expect(stored["float"] as? Double == 1.5)
+      #expect(stored["decimal"] as? Double == 12.5)
+      #expect(stored["byNumber"] as? [String: String] == ["1": "one", "20": "twenty"])
+      #expect(stored["missing"] == nil)
+      #expect(stored["explicitlyNull"] is NSNull)
+
+      #expect(try reference.getDocument(as: Everything.self) == value)
+    }
+  }
+
+  @Test func datesKeepMicroseconds() throws {
+    try withTemporaryDatabase { db throws in
+      struct Event: Codable { var at: Date }
+      let date = Date(timeIntervalSince1970: 1_780_000_000.123456)
+      let reference = db.document("events/e1")
+      try reference.setData(from: Event(at: date))
+      let stored = try #require(try reference.getDocument().get("at") as? Timestamp)
+      #expect(stored.seconds == 1_780_000_000)
+      #expect(abs(Int(stored.nanoseconds) - 123_456_000) <= 1000)
+      #expect(stored.nanoseconds % 1000 == 0)  // stored at microsecond precision
+      let read = try reference.getDocument(as: Event.self).at
+      #expect(abs(read.timeIntervalSince(date)) <= 1e-6)
+    }
+  }
+
+  @Test func optionalNilIsOmittedButExplicitNullIsWritten() throws {
+    struct Profile: Codable, Equatable {
+      var name: String?
+      @ExplicitNull var bio: String?
+    }
+    let empty = try Firestore.Encoder().encode(Profile())
+    #expect(empty.keys.sorted() == ["bio"])
+    #expect(empty["bio"] is NSNull)
+    let full = try Firestore.Encoder().encode(Profile(name: "A", bio: "B"))
+    #expect(full["bio"] as? String == "B")
+    #expect(full["name"] as? String == "A")
+
+    // Null and a missing key both read as nil.
+    #expect(try Firestore.Decoder().decode(Profile.self, from: [:]) == Profile())
+    #expect(try Firestore.Decoder().decode(Profile.self, from: ["bio": NSNull(), "name": NSNull()]) == Profile())
+    #expect(try Firestore.Decoder().decode(Profile.self, from: ["bio": "x"]).bio == "x")
+  }
+
+  @Test func nonFiniteDoublesAreStored() throws {
+    try withTemporaryDatabase { db throws in
+      struct Measure: Codable { var value: Double; var high: Double; var low: Float }
+      let reference = db.document("measures/m")
+      try reference.setData(from: Measure(value: .nan, high: .infinity, low: -.infinity))
+      let stored = try #require(try reference.getDocument().data())
+      #expect((stored["value"] as? Double)?.isNaN == true)
+      let read = try reference.getDocument(as: Measure.self)
+      #expect(read.value.isNaN)
+      #expect(read.high == .infinity)
+      #expect(read.low == -.infinity)
+    }
+  }
+
+  // MARK: - Encoder and Decoder directly
+
+  @Test func encoderProducesStoredTypes() throws {
+    struct Sample: Encodable {
+      @DocumentID var id: String? = "skipped"
+      var int = 42
+      var int8: Int8 = -3
+      var uint32: UInt32 = 7
+      var double = 2.5
+      var float: Float = 0.5
+      var bool = true
+      var text = "hi"
+      var date = Date(timeIntervalSince1970: 0)
+      var data = Data([1])
+      var url = URL(string: "https://example.com")!
+      var list = [1, 2]
+      var map = ["a": 1]
+      var optionalList: [String?] = ["x", nil]
+      @ServerTimestamp var at: Date?
+      var increment = FieldValue.increment(1)
+    }
+    let encoded = try Firestore.Encoder().encode(Sample())
+    #expect(encoded["id"] == nil)
+    #expect(encoded["int"] as? Int64 == 42)
+    #expect(encoded["int8"] as? Int64 == -3)
+    #expect(encoded["uint32"] as? Int64 == 7)
+    #expect(encoded["double"] as? Double == 2.5)
+    #expect(encoded["float"] as? Double == 0.5)
+    #expect(encoded["bool"] as? Bool == true)
+    #expect(encoded["text"] as? String == "hi")
+    #expect(encoded["date"] as? Timestamp == Timestamp(seconds: 0, nanoseconds: 0))
+    #expect(encoded["data"] as? Data == Data([1]))
+    #expect(encoded["url"] as? String == "https://example.com")
+    #expect(encoded["list"] as? [Int64] == [1, 2])
+    #expect(encoded["map"] as? [String: Int64] == ["a": 1])
+    let optionalList = try #require(encoded["optionalList"] as? [Any])
+    #expect(optionalList.first as? String == "x")
+    #expect(optionalList.last is NSNull)
+    #expect(encoded["at"] is FieldValue)
+    #expect(encoded["increment"] is FieldValue)
+    #expect(encoded.count == 15)
+  }
+
+  @Test func topLevelMustBeKeyed() throws {
+    let error = #expect(throws: EncodingError.self) { try Firestore.Encoder().encode(5) }
+    #expect(describe(try #require(error)).hasPrefix("Top-level Int is not allowed"))
+    #expect(throws: EncodingError.self) { try Firestore.Encoder().encode(["a", "b"]) }
+    #expect(throws: EncodingError.self) { try Firestore.Encoder().encode(Timestamp()) }
+    #expect(try Firestore.Encoder().encode(["a": 1])["a"] as? Int64 == 1)
+  }
+
+  @Test func unsignedOverflowThrows() throws {
+    struct Counter: Codable { var count: UInt64 }
+    let error = #expect(throws: EncodingError.self) { try Firestore.Encoder().encode(Counter(count: .max)) }
+    #expect(describe(try #require(error)) == "Field 'count': 18446744073709551615 does not fit in Int64; "
+      + "Firestore stores integers as signed 64-bit values.")
+    struct Counters: Codable { var counts: [UInt] }
+    #expect(throws: EncodingError.self) { try Firestore.Encoder().encode(Counters(counts: [1, .max])) }
+
+    try withTemporaryDatabase { db throws in
+      let reference = db.document("counters/c")
+      let error = #expect(throws: EncodingError.self) { try reference.setData(from: Counter(count: .max)) }
+      #expect(describe(try #require(error)).hasPrefix("Document counters/c, field 'count': 18446744073709551615"))
+      #expect(try !reference.getDocument().exists)
+    }
+  }
+
+  @Test func decoderConvertsNumbersWhenExact() throws {
+    let decoder = Firestore.Decoder()
+    let fromDoubles = try decoder.decode(
+      Numbers.self, from: ["int": 3.0, "double": Int64(2), "float": 1, "tiny": Int64(-5)])
+    #expect(fromDoubles.int == 3)
+    #expect(fromDoubles.double == 2)
+    #expect(fromDoubles.float == 1)
+    #expect(fromDoubles.tiny == -5)
+    // Numbers as users write them in dictionaries: Int, Float, NSNumber.
+    let mixed = try decoder.decode(Numbers.self, from: ["int": NSNumber(value: 9), "double": Float(0.5), "float": 2.5])
+    #expect(mixed.int == 9)
+    #expect(mixed.double == 0.5)
+    #expect(mixed.tiny == nil)
+
+    let fraction = #expect(throws: DecodingError.self) {
+      try decoder.decode(Numbers.self, from: ["int": 3.5, "double": 1.0, "float": 1.0])
+    }
+    #expect(
+      describe(try #require(fraction)) == "Field 'int': 3.5 is not a whole number, so it cannot be decoded as Int")
+    let tooBig = #expect(throws: DecodingError.self) {
+      try decoder.decode(Numbers.self, from: ["int": 1, "double": 1.0, "float": 1.0, "tiny": Int64(300)])
+    }
+    #expect(describe(try #require(tooBig)) == "Field 'tiny': 300 does not fit in Int8")
+    if case .dataCorrupted(let context)? = tooBig {
+      #expect(context.codingPath.map(\.stringValue) == ["tiny"])
+    } else {
+      Issue.record("expected dataCorrupted, got \(String(describing: tooBig))")
+    }
+    #expect(throws: DecodingError.self) {
+      try decoder.decode(Numbers.self, from: ["int": 1e30, "double": 1.0, "float": 1.0])
+    }
+    #expect(throws: DecodingError.self) {
+      try decoder.decode(Numbers.self, from: ["int": 1, "double": 1.0, "float": 1e300])
+    }
+
+    // Bool only from booleans.
+    #expect(try decoder.decode(Flagged.self, from: ["on": true]).on)
+    let notBool = #expect(throws: DecodingError.self) { try decoder.decode(Flagged.self, from: ["on": Int64(1)]) }
+    #expect(describe(try #require(notBool)) == "Field 'on': expected Bool but found an integer")
+  }
+
+  @Test func encodingWorksThroughEveryContainer() throws {
+    let value = Derived(baseName: "b", extra: 5, pairs: [("x", 1), ("y", 2)])
+    let encoded = try Firestore.Encoder().encode(value)
+    #expect(encoded["extra"] as? Int64 == 5)
+    #expect((encoded["details"] as? [String: Any])?["level"] as? Int64 == 7)
+    let pairs = try #require(encoded["pairs"] as? [Any])
+    #expect(pairs.count == 4)
+    #expect((pairs[0] as? [String: Any])?["level"] as? Int64 == 1)
+    #expect(pairs[1] as? [String] == ["x"])
+    #expect((encoded["super"] as? [String: Any])?["baseName"] as? String == "b")
+    #expect(((encoded["tail"] as? [Any])?.first as? [String: Any])?["baseName"] as? String == "b")
+
+    let decoded = try Firestore.Decoder().decode(Derived.self, from: encoded)
+    #expect(decoded.baseName == "b")
+    #expect(decoded.extra == 5)
+    #expect(decoded.pairs.map(\.0) == ["x", "y"])
+    #expect(decoded.pairs.map(\.1) == [1, 2])
+  }
+
+  @Test func dictionariesWithIntKeysUseStringKeys() throws {
+    struct Scores: Codable, Equatable { var byLevel: [Int: Double] }
+    let encoded = try Firestore.Encoder().encode(Scores(byLevel: [1: 0.5, 2: 1]))
+    #expect(encoded["byLevel"] as? [String: Double] == ["1": 0.5, "2": 1])
+    #expect(try Firestore.Decoder().decode(Scores.self, from: encoded) == Scores(byLevel: [1: 0.5, 2: 1]))
+    // A top-level dictionary is a document too.
+    #expect(try Firestore.Decoder().decode([String: Int].self, from: ["a": Int64(1)]) == ["a": 1])
+  }
+
+  // MARK: - Property wrappers
+
+  @Test func serverTimestampBecomesCommitTime() throws {
+    try withTemporaryDatabase { db throws in
+      let reference = db.collection("rooms/r1/messages").document("m1")
+      try reference.setData(from: Stamped(text: "hi"))
+      let snapshot = try reference.getDocument()
+      let stamp = try #require(snapshot.get("stamp") as? Timestamp)
+      #expect(stamp == snapshot.updateTime)
+      #expect(snapshot.get("sentAt") as? Timestamp == snapshot.updateTime)
+
+      let read = try snapshot.data(as: Stamped.self)
+      #expect(read.stamp == snapshot.updateTime)
+      let sentAt = try #require(read.sentAt)
+      #expect(abs(sentAt.timeIntervalSince(stamp.dateValue())) < 1e-6)
+
+      // A value is written as it is.
+      let fixed = Timestamp(seconds: 100, nanoseconds: 5000)
+      try reference.setData(from: Stamped(text: "x", sentAt: start, stamp: fixed))
+      let again = try reference.getDocument(as: Stamped.self)
+      #expect(again.stamp == fixed)
+      #expect(again.sentAt == start)
+    }
+  }
+
+  @Test func missingServerTimestampDecodesAsNil() throws {
+    try withTemporaryDatabase { db throws in
+      let reference = db.document("rooms/r1/messages/old")
+      try reference.setData(["text": "written before sentAt existed", "stamp": NSNull()])
+      let read = try reference.getDocument(as: Stamped.self)
+      #expect(read.text == "written before sentAt existed")
+      #expect(read.sentAt == nil)
+      #expect(read.stamp == nil)
+    }
+  }
+
+  @Test func propertyWrappersWorkWithOtherCoders() throws {
+    // The KeyedEncodingContainer/KeyedDecodingContainer overloads serve JSON too.
+    let json = try JSONEncoder().encode(WithReferenceID(ref: nil, name: "n"))
+    #expect(String(decoding: json, as: UTF8.self) == #"{"name":"n"}"#)
+    let decoded = try JSONDecoder().decode(WithReferenceID.self, from: Data(#"{"name":"n"}"#.utf8))
+    #expect(decoded.ref == nil)
+
+    struct Note: Codable {
+      @ServerTimestamp var at: Timestamp?
+      @ExplicitNull var text: String?
+    }
+    let note = try JSONDecoder().decode(Note.self, from: Data("{}".utf8))
+    #expect(note.at == nil)
+    #expect(note.text == nil)
+    // A server timestamp cannot be written outside Hearth.
+    #expect(throws: EncodingError.self) { try JSONEncoder().encode(Note()) }
+    try withTemporaryDatabase { db throws in
+      #expect(throws: EncodingError.self) { try JSONEncoder().encode(["ref": db.document("a/b")]) }
+      #expect(throws: DecodingError.self) {
+        try JSONDecoder().decode([DocumentReference].self, from: Data(#"["a/b"]"#.utf8))
+      }
+    }
+  }
+
+  @Test func referencesDecodeThroughTheirOwnInit() throws {
+    struct Link: Decodable {
+      var target: DocumentReference
+      enum Keys: CodingKey { case target }
+      init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Keys.self)
+        target = try DocumentReference(from: container.superDecoder(forKey: .target))
+      }
+    }
+    try withTemporaryDatabase { db throws in
+      let target = db.document("a/b")
+      #expect(try Firestore.Decoder().decode(Link.self, from: ["target": target]).target == target)
+      let error = #expect(throws: DecodingError.self) {
+        try Firestore.Decoder().decode(Link.self, from: ["target": "a/b"], in: db.document("links/l"))
+      }
+      #expect(describe(try #require(error))
+        == "Document links/l, field 'target': expected DocumentReference but found a string")
+    }
+  }
+
+  @Test func wrappersAreHashableAndSendable() {
+    let a = Wrapped(id: "x", at: Timestamp(seconds: 1, nanoseconds: 0), note: nil)
+    let b = Wrapped(id: "x", at: Timestamp(seconds: 1, nanoseconds: 0), note: nil)
+    #expect(a == b)
+    #expect(Set([a, b]).count == 1)
+    let sendable: any Sendable = a
+    #expect(sendable is Wrapped)
+  }
+
+  // MARK: - Errors
+
+  @Test func missingKeyNamesDocumentAndKey() throws {
+    try withTemporaryDatabase { db throws in
+      let reference = db.document("users/alice")
+      try reference.setData(["dateCreated": Timestamp(date: start), "userId": "alice", "isPremium": false])
+      let error = #expect(throws: DecodingError.self) { try reference.getDocument(as: DatabaseUser.self) }
+      guard case .keyNotFound(let key, let context)? = error else {
+        Issue.record("expected keyNotFound, got \(String(describing: error))")
+        return
+      }
+      #expect(key.stringValue == "username")
+      #expect(context.debugDescription == "Document users/alice: no value for key 'username' (DatabaseUser.username)")
+
+      // Deeper: the whole path, with array indexes.
+      let thread = db.document("threads/t1")
+      try thread.setData(["title": "T", "comments": [["author": "a", "text": "x"], ["text": "y"]]])
+      let nested = #expect(throws: DecodingError.self) { try thread.getDocument(as: Discussion.self) }
+      #expect(describe(try #require(nested))
+        == "Document threads/t1: no value for key 'author' (Discussion.comments[1].author)")
+
+      // An optional model names the model.
+    let optional = #expect(throws: DecodingError.self) { try reference.getDocument(as: DatabaseUser?.self) }
+    #expect(describe(try #require(optional)).hasSuffix("(DatabaseUser.username)"))
+
+    // Without a reference, the same without the document.
+      let plain = #expect(throws: DecodingError.self) {
+        try Firestore.Decoder().decode(DatabaseUser.self, from: ["userId": "x"])
+      }
+      #expect(describe(try #require(plain)).hasPrefix("No value for key '"))
+    }
+  }
+
+  @Test func typeMismatchNamesFieldAndTypes() throws {
+    try withTemporaryDatabase { db throws in
+      let reference = db.document("users/alice")
+      try reference.setData(["name": "Alice", "age": "thirty"])
+      let error = #expect(throws: DecodingError.self) { try reference.getDocument(as: Person.self) }
+      guard case .typeMismatch(let type, let context)? = error else {
+        Issue.record("expected typeMismatch, got \(String(describing: error))")
+        return
+      }
+      #expect(type is Int.Type)
+      #expect(context.debugDescription == "Document users/alice, field 'age': expected Int but found a string")
+      #expect(context.codingPath.map(\.stringValue) == ["age"])
+
+      try reference.setData(["name": "Alice", "age": NSNull()])
+      let null = #expect(throws: DecodingError.self) { try reference.getDocument(as: Person.self) }
+      guard case .valueNotFound(_, let nullContext)? = null else {
+        Issue.record("expected valueNotFound, got \(String(describing: null))")
+        return
+      }
+      #expect(nullContext.debugDescription == "Document users/alice, field 'age': expected Int but found null")
+
+      let thread = db.document("threads/t2")
+      try thread.setData(["title": "T", "comments": [["author": "a", "text": "x"], "oops"]])
+      let shape = #expect(throws: DecodingError.self) { try thread.getDocument(as: Discussion.self) }
+      #expect(describe(try #require(shape))
+        == "Document threads/t2, field 'comments[1]': expected Comment (a map) but found a string")
+
+      // Errors from a type's own init(from:) get the document and field too.
+      try reference.setData(["name": "Alice", "age": 30, "role": "owner"])
+      let rawValue = #expect(throws: DecodingError.self) { try reference.getDocument(as: Person.self) }
+      #expect(describe(try #require(rawValue)).hasPrefix("Document users/alice, field 'role': Cannot initialize Role"))
+    }
+  }
+
+  @Test func missingDocumentIsNamed() throws {
+    try withTemporaryDatabase { db throws in
+      let reference = db.document("users/nobody")
+      let error = #expect(throws: DecodingError.self) { try reference.getDocument(as: DatabaseUser.self) }
+      guard case .valueNotFound(_, let context)? = error else {
+        Issue.record("expected valueNotFound, got \(String(describing: error))")
+        return
+      }
+      #expect(context.debugDescription.hasPrefix("Document users/nobody does not exist"))
+      // As in Firebase, an optional type reads a missing document as nil.
+      #expect(try reference.getDocument(as: DatabaseUser?.self) == nil)
+    }
+  }
+
+  // MARK: - Batches, transactions, merges
+
+  @Test func batchAndTransactionWriteEncodables() throws {
+    try withTemporaryDatabase { db throws in
+      let alice = db.document("users/alice")
+      let bob = db.document("users/bob")
+      let user = DatabaseUser(
+        dateCreated: start, userId: "alice", username: "Alice", email: nil, profileImage: nil, isPremium: false)
+      let batch = db.batch()
+      try batch.setData(from: user, forDocument: alice)
+      try batch.setData(from: Person(name: "Bob", age: 40), forDocument: bob, merge: true)
+      // An encoding error is thrown at once and leaves the batch usable.
+      struct Bad: Codable { var n: UInt64 }
+      #expect(throws: EncodingError.self) { try batch.setData(from: Bad(n: .max), forDocument: bob) }
+      try batch.commit()
+      #expect(try alice.getDocument(as: DatabaseUser.self) == user)
+      #expect(try bob.getDocument(as: Person.self).age == 40)
+
+      try db.runTransaction { transaction in
+        var read = try transaction.getDocument(alice).data(as: DatabaseUser.self)
+        read.isPremium = true
+        try transaction.setData(from: read, forDocument: alice)
+        try transaction.setData(from: ["age": 41], forDocument: bob, merge: true)
+      }
+      #expect(try alice.getDocument(as: DatabaseUser.self).isPremium)
+      let bobData = try #require(try bob.getDocument().data())
+      #expect(bobData["age"] as? Int64 == 41)
+      #expect(bobData["name"] as? String == "Bob")
+    }
+  }
+
+  @Test func mergeKeepsOtherFields() throws {
+    try withTemporaryDatabase { db throws in
+      let reference = db.document("users/carol")
+      try reference.setData(["name": "Carol", "age": 20, "city": "Lyon"])
+      struct AgeOnly: Codable { var age: Int; var city: String }
+      try reference.setData(from: AgeOnly(age: 21, city: "Paris"), merge: true)
+      var data = try #require(try reference.getDocument().data())
+      #expect(data["name"] as? String == "Carol")
+      #expect(data["age"] as? Int64 == 21)
+      try reference.setData(from: AgeOnly(age: 99, city: "Nice"), mergeFields: ["city"])
+      data = try #require(try reference.getDocument().data())
+      #expect(data["age"] as? Int64 == 21)
+      #expect(data["city"] as? String == "Nice")
+
+      // Sentinels in a model: an increment merged in.
+      struct Like: Encodable { var likes = FieldValue.increment(2) }
+      try reference.setData(from: Like(), merge: true)
+      #expect(try reference.getDocument().get("likes") as? Int64 == 2)
+    }
+  }
+
+  // MARK: - Completion and async forms
+
+  @Test func completionForms() throws {
+    try withTemporaryDatabase { db throws in
+      let user = DatabaseUser(
+        dateCreated: start, userId: "dave", username: "Dave", email: nil, profileImage: nil, isPremium: false)
+      let reference = db.document("users/dave")
+
+      let written = Outcome<String>()
+      try reference.setData(from: user, completion: { error in written.set(error.map { "\($0)" } ?? "ok") })
+      #expect(written.wait() == "ok")
+
+      let read = Outcome<String>()
+      reference.getDocument(as: DatabaseUser.self) { result in
+        read.set((try? result.get())?.username ?? "failed")
+      }
+      #expect(read.wait() == "Dave")
+
+      let missing = Outcome<String>()
+      db.document("users/nobody").getDocument(as: DatabaseUser.self) { result in
+        if case .failure(let error) = result { missing.set(describe(error)) } else { missing.set("succeeded") }
+      }
+      #expect(missing.wait()?.hasPrefix("Document users/nobody does not exist") == true)
+
+      let added = Outcome<String>()
+      let newReference = try db.collection("users").addDocument(from: user) { error in
+        added.set(error.map { "\($0)" } ?? "ok")
+      }
+      #expect(added.wait() == "ok")
+      #expect(try newReference.getDocument(as: DatabaseUser.self) == user)
+
+      let merged = Outcome<String>()
+      try reference.setData(from: ["isPremium": true], mergeFields: ["isPremium"]) { error in
+        merged.set(error.map { "\($0)" } ?? "ok")
+      }
+      #expect(merged.wait() == "ok")
+      #expect(try reference.getDocument(as: DatabaseUser.self).isPremium)
+    }
+  }
+
+  @Test func asyncCallers() async throws {
+    let db = try Database.temporary()
+    defer { db.close() }
+    let user = DatabaseUser(
+      dateCreated: start, userId: "erin", username: "Erin", email: "e@example.com", profileImage: nil, isPremium: true)
+    let reference = db.document("users/erin")
+    // The Codable writes are synchronous, so this reads the same in async code.
+    try reference.setData(from: user)
+    try reference.setData(from: user, merge: true)
+    let added = try db.collection("users").addDocument(from: user)
+    let read = try await reference.getDocument(as: DatabaseUser.self)
+    #expect(read == user)
+    #expect(try await added.getDocument(as: DatabaseUser.self) == user)
+  }
+}

@@ -1,0 +1,226 @@
+import CLMDB
+import CSQLite
+import Foundation
+import Hearth
+
+/// Hearth through its public API, as an app uses it.
+final class HearthSubject {
+  let database: Database
+  let workload: SocialWorkload
+  let references: [DocumentReference]
+
+  init(directory: String, workload: SocialWorkload) throws {
+    let database = try Database(path: directory)
+    self.database = database
+    self.workload = workload
+    references = workload.documents.map { database.document($0.path) }
+  }
+
+  func batchedSet() throws {
+    for start in stride(from: 0, to: workload.documents.count, by: 1000) {
+      let batch = database.batch()
+      for index in start..<min(start + 1000, workload.documents.count) {
+        batch.setData(workload.documents[index].fields, forDocument: references[index])
+      }
+      try batch.commit()
+    }
+  }
+
+  func durableSets(_ count: Int) throws {
+    for index in 0..<count {
+      try database.collection("durable").document("d\(index)").setData(workload.documents[index % workload.documents.count].fields)
+    }
+  }
+
+  func getDictionaries(_ order: [Int]) throws {
+    var fields = 0
+    for index in order { fields += try references[index].getDocument().data()?.count ?? 0 }
+    precondition(fields == order.count * 8)
+  }
+
+  func getStructs(_ order: [Int]) throws {
+    var likes = 0
+    for index in order { likes &+= try references[index].getDocument(as: Post.self).likes }
+    _ = likes
+  }
+
+  func readCollection() throws {
+    var total = 0
+    for user in workload.users { total += try database.collection("users/\(user)/posts").getDocuments().count }
+    precondition(total == workload.documents.count)
+  }
+
+  func close() { database.close() }
+}
+
+/// LMDB through its C API: the same bytes, the same kind of transactions.
+final class LMDBSubject {
+  private var env: OpaquePointer?
+  private var dbi = MDB_dbi()
+  let workload: SocialWorkload
+  private let keys: [[UInt8]]
+
+  init(directory: String, workload: SocialWorkload) throws {
+    self.workload = workload
+    keys = workload.documents.map { Array($0.path.utf8) }
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    precondition(mdb_env_create(&env) == 0)
+    mdb_env_set_maxdbs(env, 4)
+    mdb_env_set_mapsize(env, 8 << 30)
+    precondition(mdb_env_open(env, directory, UInt32(MDB_NOTLS), 0o600) == 0)
+    var txn: OpaquePointer?
+    mdb_txn_begin(env, nil, 0, &txn)
+    precondition(mdb_dbi_open(txn, "documents", UInt32(MDB_CREATE), &dbi) == 0)
+    mdb_txn_commit(txn)
+  }
+
+  private func put(_ key: [UInt8], _ value: [UInt8], _ txn: OpaquePointer?) {
+    key.withUnsafeBytes { k in
+      value.withUnsafeBytes { v in
+        var mk = MDB_val(mv_size: k.count, mv_data: UnsafeMutableRawPointer(mutating: k.baseAddress))
+        var mv = MDB_val(mv_size: v.count, mv_data: UnsafeMutableRawPointer(mutating: v.baseAddress))
+        precondition(mdb_put(txn, dbi, &mk, &mv, 0) == 0)
+      }
+    }
+  }
+
+  func batchedPut() throws {
+    for start in stride(from: 0, to: keys.count, by: 1000) {
+      var txn: OpaquePointer?
+      mdb_txn_begin(env, nil, 0, &txn)
+      for index in start..<min(start + 1000, keys.count) { put(keys[index], workload.documents[index].encoded, txn) }
+      precondition(mdb_txn_commit(txn) == 0)
+    }
+  }
+
+  func durablePuts(_ count: Int) throws {
+    for index in 0..<count {
+      var txn: OpaquePointer?
+      mdb_txn_begin(env, nil, 0, &txn)
+      put(Array("durable/d\(index)".utf8), workload.documents[index % keys.count].encoded, txn)
+      precondition(mdb_txn_commit(txn) == 0)
+    }
+  }
+
+  /// One read transaction per get (reset and renewed, as Hearth does), copying the value
+  /// out as any reader must.
+  func gets(_ order: [Int]) throws {
+    var txn: OpaquePointer?
+    mdb_txn_begin(env, nil, UInt32(MDB_RDONLY), &txn)
+    mdb_txn_reset(txn)
+    var bytes = 0
+    for index in order {
+      mdb_txn_renew(txn)
+      keys[index].withUnsafeBytes { k in
+        var mk = MDB_val(mv_size: k.count, mv_data: UnsafeMutableRawPointer(mutating: k.baseAddress))
+        var mv = MDB_val()
+        precondition(mdb_get(txn, dbi, &mk, &mv) == 0)
+        let copy = [UInt8](UnsafeRawBufferPointer(start: mv.mv_data, count: mv.mv_size))
+        bytes += copy.count
+      }
+      mdb_txn_reset(txn)
+    }
+    mdb_txn_abort(txn)
+    precondition(bytes > 0)
+  }
+
+  func scan() throws {
+    var txn: OpaquePointer?
+    mdb_txn_begin(env, nil, UInt32(MDB_RDONLY), &txn)
+    var cursor: OpaquePointer?
+    mdb_cursor_open(txn, dbi, &cursor)
+    var key = MDB_val()
+    var value = MDB_val()
+    var count = 0
+    var op = MDB_FIRST
+    while mdb_cursor_get(cursor, &key, &value, op) == 0 {
+      let copy = [UInt8](UnsafeRawBufferPointer(start: value.mv_data, count: value.mv_size))
+      if key.mv_size > 7 && copy.count > 0 { count += 1 }
+      op = MDB_NEXT
+    }
+    mdb_cursor_close(cursor)
+    mdb_txn_abort(txn)
+    precondition(count >= keys.count)
+  }
+
+  func close() { mdb_env_close(env) }
+}
+
+/// SQLite, configured for durability like Hearth's default: WAL, `synchronous=FULL`.
+final class SQLiteSubject {
+  private var db: OpaquePointer?
+  let workload: SocialWorkload
+  private let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+  init(path: String, workload: SocialWorkload) throws {
+    self.workload = workload
+    precondition(sqlite3_open(path, &db) == SQLITE_OK)
+    execute("PRAGMA journal_mode=WAL")
+    execute("PRAGMA synchronous=FULL")
+    execute("CREATE TABLE documents (path TEXT PRIMARY KEY, data BLOB NOT NULL) WITHOUT ROWID")
+  }
+
+  private func execute(_ sql: String) {
+    precondition(sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK, String(cString: sqlite3_errmsg(db)))
+  }
+
+  private func prepare(_ sql: String) -> OpaquePointer? {
+    var statement: OpaquePointer?
+    precondition(sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK)
+    return statement
+  }
+
+  private func insert(_ statement: OpaquePointer?, _ path: String, _ bytes: [UInt8]) {
+    sqlite3_bind_text(statement, 1, path, -1, transient)
+    _ = bytes.withUnsafeBytes { sqlite3_bind_blob(statement, 2, $0.baseAddress, Int32($0.count), transient) }
+    precondition(sqlite3_step(statement) == SQLITE_DONE)
+    sqlite3_reset(statement)
+  }
+
+  func batchedInsert() throws {
+    let statement = prepare("INSERT OR REPLACE INTO documents VALUES (?, ?)")
+    defer { sqlite3_finalize(statement) }
+    for start in stride(from: 0, to: workload.documents.count, by: 1000) {
+      execute("BEGIN")
+      for index in start..<min(start + 1000, workload.documents.count) {
+        insert(statement, workload.documents[index].path, workload.documents[index].encoded)
+      }
+      execute("COMMIT")
+    }
+  }
+
+  func durableInserts(_ count: Int) throws {
+    let statement = prepare("INSERT OR REPLACE INTO documents VALUES (?, ?)")
+    defer { sqlite3_finalize(statement) }
+    for index in 0..<count { insert(statement, "durable/d\(index)", workload.documents[index % workload.documents.count].encoded) }
+  }
+
+  func selects(_ order: [Int]) throws {
+    let statement = prepare("SELECT data FROM documents WHERE path = ?")
+    defer { sqlite3_finalize(statement) }
+    var bytes = 0
+    for index in order {
+      sqlite3_bind_text(statement, 1, workload.documents[index].path, -1, transient)
+      precondition(sqlite3_step(statement) == SQLITE_ROW)
+      let count = Int(sqlite3_column_bytes(statement, 0))
+      let copy = [UInt8](UnsafeRawBufferPointer(start: sqlite3_column_blob(statement, 0), count: count))
+      bytes += copy.count
+      sqlite3_reset(statement)
+    }
+    precondition(bytes > 0)
+  }
+
+  func scan() throws {
+    let statement = prepare("SELECT data FROM documents ORDER BY path")
+    defer { sqlite3_finalize(statement) }
+    var count = 0
+    while sqlite3_step(statement) == SQLITE_ROW {
+      let size = Int(sqlite3_column_bytes(statement, 0))
+      let copy = [UInt8](UnsafeRawBufferPointer(start: sqlite3_column_blob(statement, 0), count: size))
+      if !copy.isEmpty { count += 1 }
+    }
+    precondition(count >= workload.documents.count)
+  }
+
+  func close() { sqlite3_close(db) }
+}
