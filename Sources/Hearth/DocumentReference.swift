@@ -10,6 +10,8 @@ public final class DocumentReference: Hashable, Sendable, CustomStringConvertibl
   public let firestore: Database
   private let parsed: Result<DocumentKey, HearthError>
   private let rawPath: String
+  /// Speeds up repeated reads through this reference.
+  let collectionHint = CollectionHint()
 
   init(database: Database, key: DocumentKey) {
     firestore = database
@@ -76,7 +78,7 @@ public final class DocumentReference: Hashable, Sendable, CustomStringConvertibl
   /// Equal when they name the same document (IDs compared by UTF-8 bytes, as Firestore
   /// does) in the same database.
   public static func == (a: DocumentReference, b: DocumentReference) -> Bool {
-    a.path.utf8.elementsEqual(b.path.utf8) && (a.firestore === b.firestore || a.firestore.path == b.firestore.path)
+    Value.compareUTF8(a.path, b.path) == 0 && (a.firestore === b.firestore || a.firestore.path == b.firestore.path)
   }
 
   public func hash(into hasher: inout Hasher) {
@@ -128,7 +130,10 @@ public final class DocumentReference: Hashable, Sendable, CustomStringConvertibl
   /// Reads the document; `exists` is false when it is missing.
   public func getDocument() throws -> DocumentSnapshot {
     let key = try validKey()
-    let document = try firestore.engine().read { try $0.document(key) }
+    let writer = UserDataWriter(database: firestore)
+    let document = try firestore.engine().read { reader in
+      try reader.withDocumentBytes(key, hint: collectionHint) { try DocumentCodec.decode($0, key: key, using: writer) }
+    }
     return DocumentSnapshot(reference: self, document: document)
   }
 }

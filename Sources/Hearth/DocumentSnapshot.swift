@@ -12,12 +12,15 @@ public struct SnapshotMetadata: Sendable, Equatable {
 
 /// A document as read at one moment; `exists` is false when it was missing.
 ///
+/// The document is decoded once, when it is read, straight from its stored bytes into
+/// the values `data()` returns, so `data()` and `get` cost nothing more.
+///
 /// `@unchecked Sendable`: immutable after creation.
 public class DocumentSnapshot: @unchecked Sendable {
   public let reference: DocumentReference
-  let document: StoredDocument?
+  let document: DecodedDocument<Any>?
 
-  init(reference: DocumentReference, document: StoredDocument?) {
+  init(reference: DocumentReference, document: DecodedDocument<Any>?) {
     self.reference = reference
     self.document = document
   }
@@ -31,13 +34,11 @@ public class DocumentSnapshot: @unchecked Sendable {
   public var updateTime: Timestamp? { document?.updateTime }
 
   /// The document's fields, or `nil` when it does not exist.
-  public func data() -> [String: Any]? {
-    document.map { UserDataWriter(database: reference.firestore).fields($0.fields) }
-  }
+  public func data() -> [String: Any]? { document?.fields }
 
   /// The value at a field path (a dotted `String` or a `FieldPath`), or `nil`.
   public func get(_ field: Any) -> Any? {
-    guard let fields = document?.fields else { return nil }
+    guard let document else { return nil }
     let path: FieldPath
     switch field {
     case let string as String:
@@ -48,18 +49,20 @@ public class DocumentSnapshot: @unchecked Sendable {
       path = fieldPath
     default: return nil
     }
-    return FieldOperations.value(at: path, in: fields).map(UserDataWriter(database: reference.firestore).value)
+    var value: Any = document.fields
+    for name in path.segments {
+      guard let map = value as? [String: Any], let next = map[name] else { return nil }
+      value = next
+    }
+    return value
   }
 
   public subscript(key: Any) -> Any? { self.get(key) }
-
-  /// The stored fields, for the Codable decoder.
-  var fields: [String: Value]? { document?.fields }
 }
 
 /// A document that a query returned: it always exists.
 public final class QueryDocumentSnapshot: DocumentSnapshot, @unchecked Sendable {
-  init(database: Database, document: StoredDocument) {
+  init(database: Database, document: DecodedDocument<Any>) {
     super.init(reference: DocumentReference(database: database, key: document.key), document: document)
   }
 

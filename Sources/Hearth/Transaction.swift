@@ -29,7 +29,8 @@ public final class Transaction {
       throw HearthError(.invalidArgument, "Firestore transactions require all reads to be executed before all writes.")
     }
     let key = try document.validKey()
-    let stored = try reader.document(key)
+    let writer = UserDataWriter(database: database)
+    let stored = try reader.withDocumentBytes(key) { try DocumentCodec.decode($0, key: key, using: writer) }
     if stored == nil { missing.insert(key) }
     return DocumentSnapshot(reference: document, document: stored)
   }

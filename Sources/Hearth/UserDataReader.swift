@@ -66,9 +66,10 @@ struct UserDataReader {
         throw invalid("Field '\(path)' is specified in your field mask but missing from your input data.")
       }
       covering.append(path)
-      // A path that covers only transforms stays out of the patch: its transforms apply
-      // to the document's current value, as with `merge: true`.
-      if accumulator.leafPaths.contains(where: { path.isPrefix(of: $0) }) { mask.append(path) }
+      // A listed path that is itself a transform stays out of the patch, so the transform
+      // reads the stored value (as with `merge: true`); a listed map is replaced, even when
+      // only transforms are below it. These are Firestore's cross-SDK conformance rules.
+      if !accumulator.transforms.contains(where: { $0.path == path }) { mask.append(path) }
     }
     let transforms = accumulator.transforms.filter { transform in covering.contains { $0.isPrefix(of: transform.path) } }
     return Write(key: key, kind: .patch(fields: fields, mask: mask), transforms: transforms)

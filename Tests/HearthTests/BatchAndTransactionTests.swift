@@ -92,6 +92,27 @@ import Testing
     }
   }
 
+  @Test func createTwiceInOneBatchOrTransactionFails() throws {
+    try withDatabase { db in
+      let doc = db.document("b/twice")
+      let batch = db.batch()
+      batch.create(["v": 1], forDocument: doc)
+      batch.create(["v": 2], forDocument: doc)
+      expectHearthError(.alreadyExists) { try batch.commit() }
+      #expect(try !doc.getDocument().exists)
+
+      try doc.setData(["v": 0])
+      expectHearthError(.alreadyExists) {
+        try db.runTransaction { transaction in
+          transaction.setData(["other": true], forDocument: db.document("b/other"))
+          transaction.create(["v": 3], forDocument: doc)
+        }
+      }
+      expectSame(try doc.getDocument().data(), ["v": 0])
+      #expect(try !db.document("b/other").getDocument().exists)
+    }
+  }
+
   @Test func writesToOneDocumentInOneBatchApplyInOrder() throws {
     try withDatabase { db in
       let doc = db.document("b/ordered")

@@ -102,6 +102,7 @@ import Testing
       }
       expectHearthError(.invalidArgument, mentioning: ["__x__"]) { try doc.updateData(["profile.__x__": 1]) }
       expectHearthError(.invalidArgument, mentioning: ["__x__"]) { try doc.updateData([FieldPath(["__x__"]): 1]) }
+      expectHearthError(.invalidArgument, "FieldPath.documentID()") { try doc.updateData([FieldPath.documentID(): "x"]) }
       expectHearthError(.invalidArgument) { try doc.updateData(["profile": ["__x__": 1]]) }
       expectHearthError(.invalidArgument) { try doc.updateData(["profile": ["": 1]]) }
     }
@@ -305,6 +306,40 @@ import Testing
     }
   }
 
+  @Test func sizeRulesForEveryValueType() throws {
+    try withDatabase { db in
+      let doc = db.document("big/doc")  // name: 16 + ("big" + 1) + ("doc" + 1) = 24
+      let target = db.document("a/b")  // as a value: 16 + 2 + 2 = 20
+      // Field names count their bytes + 1; values by type (SEMANTICS.md "Values").
+      let fixed: [String: Any] = [
+        "n": NSNull(),  // 2 + 1
+        "t": true,  // 2 + 1
+        "i": 7,  // 2 + 8
+        "d": 1.5,  // 2 + 8
+        "ts": Timestamp(seconds: 1, nanoseconds: 0),  // 3 + 8
+        "g": GeoPoint(latitude: 1, longitude: 2),  // 2 + 16
+        "r": target,  // 2 + 20
+        "b": Data([1, 2, 3]),  // 2 + 3
+        "l": [1, "ab"] as [Any],  // 2 + 8 + 3
+        "m": ["k": "v"] as [String: Any],  // 2 + (2 + 2)
+      ]
+      let fixedSize = 3 + 3 + 10 + 10 + 11 + 18 + 22 + 5 + 13 + 6
+      // The padding string "s": 2 + (n + 1); the document: 24 + fields + 32.
+      let padding = 1_048_576 - 24 - 32 - fixedSize - 2 - 1
+      var data = fixed
+      data["s"] = String(repeating: "p", count: padding)
+      try doc.setData(data)
+      #expect((try doc.getDocument().get("s") as? String)?.count == padding)
+      data["s"] = String(repeating: "p", count: padding + 1)
+      expectHearthError(.invalidArgument, mentioning: ["big/doc"], "one byte over the limit") { try doc.setData(data) }
+
+      // Bytes count their length (no + 1): name 16 + 4 + 5 = 25, + ("b" 2) + n + 32.
+      let blob = db.document("big/blob")
+      try blob.setData(["b": Data(count: 1_048_576 - 59)])
+      expectHearthError(.invalidArgument) { try blob.setData(["b": Data(count: 1_048_576 - 58)]) }
+    }
+  }
+
   // MARK: - Sentinels in the wrong place
 
   @Test func deleteInAPlainSetIsInvalid() throws {
@@ -346,6 +381,10 @@ import Testing
       for sentinel in sentinels {
         expectHearthError(.invalidArgument, mentioning: ["arrays"]) { try doc.setData(["a": [sentinel]]) }
         expectHearthError(.invalidArgument) { try doc.setData(["a": [1, ["m": sentinel] as [String: Any]] as [Any]]) }
+        expectHearthError(.invalidArgument) { try doc.updateData(["tags": [["m": ["deep": sentinel]] as [String: Any]]]) }
+        expectHearthError(.invalidArgument) {
+          try doc.setData(["tags": [["m": sentinel] as [String: Any]]], mergeFields: ["tags"])
+        }
         expectHearthError(.invalidArgument) { try doc.updateData(["tags": [sentinel]]) }
         expectHearthError(.invalidArgument) { try doc.setData(["tags": [sentinel]], merge: true) }
         expectHearthError(.invalidArgument, "inside arrayUnion") {

@@ -160,7 +160,35 @@ import Testing
 
       try doc.updateData([FieldPath(["stats", "new"]): FieldValue.increment(0.5)])
       expectSame(try doc.getDocument().get("stats"), ["likes": 12, "views": 5, "new": 0.5] as [String: Any])
+    }
+  }
 
+  /// mergeFields and transforms, as the Swift SDK sends them: every listed path goes into
+  /// the update mask (`ParsedSetData::ToMutation` → `PatchMutation(key, data, user mask,
+  /// transforms)`; `Serializer::EncodeMutation` encodes that mask unfiltered), and the
+  /// backend applies the masked update, then the transforms, in order (`Write.update_transforms`:
+  /// "equivalent to performing update and transform to the same document atomically and
+  /// in order"). A listed path whose value is only a transform is therefore cleared first.
+  @Test func mergeFieldsClearsEachListedPathBeforeItsTransforms() throws {
+    try withDatabase { db in
+      let doc = db.document("t/merge-fields-transforms")
+      try doc.setData(["n": 9, "h": ["old": 1, "g": 5] as [String: Any], "e": 0])
+      // A listed map holding only a transform is replaced (conformance test
+      // "set-merge: non-leaf merge field with ServerTimestamp alone": mask [h], transform h.g).
+      try doc.setData(["h": ["g": FieldValue.serverTimestamp()] as [String: Any], "e": 7], mergeFields: ["h"])
+      var snapshot = try doc.getDocument()
+      let stamp = try #require(snapshot.updateTime)
+      expectSame(snapshot.data(), ["n": 9, "h": ["g": stamp] as [String: Any], "e": 0])
+
+      // A listed map with a plain value and a transform: replaced, transform on the new map.
+      try doc.setData(["h": ["f": 5, "g": FieldValue.increment(1)] as [String: Any]], mergeFields: ["h"])
+      snapshot = try doc.getDocument()
+      expectSame(snapshot.get("h"), ["f": 5, "g": 1])
+
+      // A listed leaf that is itself a transform stays out of the mask, so the increment
+      // starts from the stored value, as with `merge: true` (Firestore's cross-SDK
+      // conformance test "set-merge: If no ordinary values in Merge, no write"; the Swift
+      // SDK alone would clear `n` first and give 100).
       try doc.setData(["n": FieldValue.increment(100)], mergeFields: ["n"])
       expectSame(try doc.getDocument().get("n"), 109)
     }

@@ -45,29 +45,39 @@ struct ByteWriter {
 /// Reads what `ByteWriter` wrote, checking every bound: corrupt input throws
 /// `ByteReader.Malformed`, never reads outside the buffer, never allocates more than the
 /// input could describe.
+///
+/// `@usableFromInline` so that `DocumentCodec`'s generic decoder can be specialized in
+/// the modules that call it.
+@usableFromInline
 struct ByteReader {
+  @usableFromInline
   struct Malformed: Error {
-    let offset: Int
-    let reason: String
+    @usableFromInline let offset: Int
+    @usableFromInline let reason: String
+
+    @usableFromInline init(offset: Int, reason: String) {
+      self.offset = offset
+      self.reason = reason
+    }
   }
 
-  let buffer: UnsafeRawBufferPointer
-  var offset = 0
+  @usableFromInline let buffer: UnsafeRawBufferPointer
+  @usableFromInline var offset = 0
 
-  init(_ buffer: UnsafeRawBufferPointer) { self.buffer = buffer }
+  @usableFromInline init(_ buffer: UnsafeRawBufferPointer) { self.buffer = buffer }
 
-  var remaining: Int { buffer.count - offset }
-  var isAtEnd: Bool { offset >= buffer.count }
+  @inlinable var remaining: Int { buffer.count - offset }
+  @inlinable var isAtEnd: Bool { offset >= buffer.count }
 
-  func fail(_ reason: String) -> Malformed { Malformed(offset: offset, reason: reason) }
+  @inlinable func fail(_ reason: String) -> Malformed { Malformed(offset: offset, reason: reason) }
 
-  @inline(__always) mutating func byte() throws(Malformed) -> UInt8 {
+  @inlinable mutating func byte() throws(Malformed) -> UInt8 {
     guard offset < buffer.count else { throw fail("unexpected end of data") }
     defer { offset += 1 }
     return buffer[offset]
   }
 
-  @inline(__always) mutating func varint() throws(Malformed) -> UInt64 {
+  @inlinable mutating func varint() throws(Malformed) -> UInt64 {
     var result: UInt64 = 0
     var shift: UInt64 = 0
     while true {
@@ -80,37 +90,95 @@ struct ByteReader {
     }
   }
 
-  @inline(__always) mutating func signedVarint() throws(Malformed) -> Int64 {
+  @inlinable mutating func signedVarint() throws(Malformed) -> Int64 {
     let raw = try varint()
     return Int64(bitPattern: raw >> 1) ^ -Int64(bitPattern: raw & 1)
   }
 
   /// A count of items that each take at least one byte: no larger than what remains.
-  @inline(__always) mutating func count() throws(Malformed) -> Int {
+  @inlinable mutating func count() throws(Malformed) -> Int {
     let value = try varint()
     guard value <= UInt64(remaining) else { throw fail("count \(value) exceeds the remaining \(remaining) bytes") }
     return Int(value)
   }
 
-  @inline(__always) mutating func fixed64() throws(Malformed) -> UInt64 {
+  @inlinable mutating func fixed64() throws(Malformed) -> UInt64 {
     guard remaining >= 8 else { throw fail("unexpected end of data") }
     defer { offset += 8 }
     return UInt64(littleEndian: buffer.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
   }
 
-  mutating func bytes(_ count: Int) throws(Malformed) -> UnsafeRawBufferPointer {
+  @inlinable mutating func bytes(_ count: Int) throws(Malformed) -> UnsafeRawBufferPointer {
     guard count <= remaining else { throw fail("\(count) bytes wanted, \(remaining) left") }
     defer { offset += count }
     return UnsafeRawBufferPointer(rebasing: buffer[offset..<offset + count])
   }
 
   /// A length-prefixed string, which must be valid UTF-8.
-  @inline(__always) mutating func string() throws(Malformed) -> String {
+  @inlinable mutating func string() throws(Malformed) -> String {
     let length = try count()
     let raw = try bytes(length)
-    guard let string = String(validating: raw.bindMemory(to: UInt8.self), as: UTF8.self) else {
+    guard let string = UTF8Text.string(raw) else {
       throw Malformed(offset: offset - length, reason: "invalid UTF-8 in a string")
     }
     return string
+  }
+}
+
+/// Strings from stored bytes, checked without the standard library's generic
+/// `String(validating:as:)`, whose metadata lookups cost more than the decoding itself.
+public enum UTF8Text {
+  /// The bytes as a string, or `nil` when they are not valid UTF-8.
+  public static func string(_ bytes: UnsafeRawBufferPointer) -> String? {
+    let units = bytes.bindMemory(to: UInt8.self)
+    // ASCII (most names and values) cannot need repair, so skip the full check.
+    guard isASCII(units) || isValid(units) else { return nil }
+    return String(decoding: units, as: UTF8.self)
+  }
+
+  static func isASCII(_ units: UnsafeBufferPointer<UInt8>) -> Bool {
+    var index = 0
+    let raw = UnsafeRawBufferPointer(units)
+    while index + 8 <= units.count {
+      if raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
+      index += 8
+    }
+    while index < units.count {
+      if units[index] >= 0x80 { return false }
+      index += 1
+    }
+    return true
+  }
+
+  /// Well-formed UTF-8 (RFC 3629): no overlong forms, no surrogates, nothing past U+10FFFF.
+  static func isValid(_ units: UnsafeBufferPointer<UInt8>) -> Bool {
+    var index = 0
+    let count = units.count
+    while index < count {
+      let lead = units[index]
+      if lead < 0x80 {
+        index += 1
+        continue
+      }
+      let length: Int
+      var low: UInt8 = 0x80
+      var high: UInt8 = 0xBF
+      switch lead {
+      case 0xC2...0xDF: length = 2
+      case 0xE0: length = 3; low = 0xA0
+      case 0xE1...0xEC, 0xEE...0xEF: length = 3
+      case 0xED: length = 3; high = 0x9F
+      case 0xF0: length = 4; low = 0x90
+      case 0xF1...0xF3: length = 4
+      case 0xF4: length = 4; high = 0x8F
+      default: return false
+      }
+      guard index + length <= count else { return false }
+      let second = units[index + 1]
+      guard second >= low && second <= high else { return false }
+      for offset in 2..<length where units[index + offset] & 0xC0 != 0x80 { return false }
+      index += length
+    }
+    return true
   }
 }

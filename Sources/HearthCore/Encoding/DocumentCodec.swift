@@ -27,8 +27,9 @@ public enum DocumentCodec {
   public static let version: UInt8 = 1
   /// Deeper than any valid document (20 levels of maps and arrays), shallow enough that a
   /// corrupt document cannot exhaust the stack.
-  static let maxDecodeDepth = 32
+  @usableFromInline static let maxDecodeDepth = 32
 
+  @usableFromInline
   enum Tag: UInt8 {
     case null = 0, `false`, `true`, integer, double, timestamp, string, bytes, reference, geoPoint, array, map
   }
@@ -98,17 +99,29 @@ public enum DocumentCodec {
 
   // MARK: - Decoding
 
-  /// Decodes a stored document.
+  /// Decodes a stored document into `Value`s.
   ///
   /// - Throws: `dataLoss` naming `key` and the byte offset when the bytes are not a valid
   ///   document.
   public static func decode(_ bytes: UnsafeRawBufferPointer, key: DocumentKey) throws -> StoredDocument {
+    try decode(bytes, key: key, using: ValueBuilder())
+  }
+
+  /// Decodes a stored document into whatever `builder` makes of each value (`Value`s
+  /// here, the API's `Any`s in `Hearth`), in one pass over the bytes.
+  ///
+  /// - Throws: `dataLoss` naming `key` and the byte offset when the bytes are not a valid
+  ///   document.
+  @inlinable
+  public static func decode<Builder: FieldBuilder>(
+    _ bytes: UnsafeRawBufferPointer, key: DocumentKey, using builder: Builder
+  ) throws -> DecodedDocument<Builder.Element> {
     var reader = ByteReader(bytes)
     do throws(ByteReader.Malformed) {
       let (createTime, updateTime) = try header(&reader)
-      let fields = try decodeMap(&reader, depth: 0)
+      let fields = try decodeMap(&reader, depth: 0, builder)
       guard reader.isAtEnd else { throw reader.fail("\(reader.remaining) unexpected bytes after the fields") }
-      return StoredDocument(key: key, fields: fields, createTime: createTime, updateTime: updateTime)
+      return DecodedDocument(key: key, fields: fields, createTime: createTime, updateTime: updateTime)
     } catch {
       throw damaged(key, error)
     }
@@ -126,11 +139,13 @@ public enum DocumentCodec {
     do throws(ByteReader.Malformed) { return try header(&reader) } catch { throw damaged(key, error) }
   }
 
-  private static func damaged(_ key: DocumentKey, _ error: ByteReader.Malformed) -> HearthError {
+  @usableFromInline
+  static func damaged(_ key: DocumentKey, _ error: ByteReader.Malformed) -> HearthError {
     HearthError.dataLoss("Document \(key) is damaged: \(error.reason) at byte \(error.offset)")
   }
 
-  private static func header(_ reader: inout ByteReader) throws(ByteReader.Malformed) -> (Timestamp, Timestamp) {
+  @usableFromInline
+  static func header(_ reader: inout ByteReader) throws(ByteReader.Malformed) -> (Timestamp, Timestamp) {
     let format = try reader.byte()
     guard format == version else { throw reader.fail("unknown document format \(format)") }
     let createTime = Timestamp(microseconds: try reader.signedVarint())
@@ -138,74 +153,130 @@ public enum DocumentCodec {
     return (createTime, updateTime)
   }
 
-  static func decodeMap(_ reader: inout ByteReader, depth: Int) throws(ByteReader.Malformed) -> [String: Value] {
+  @inlinable
+  static func decodeMap<Builder: FieldBuilder>(
+    _ reader: inout ByteReader, depth: Int, _ builder: Builder
+  ) throws(ByteReader.Malformed) -> [String: Builder.Element] {
     let count = try reader.count()
-    var fields = [String: Value](minimumCapacity: count)
+    var fields = [String: Builder.Element](minimumCapacity: count)
     for _ in 0..<count {
       let key = try reader.string()
-      let value = try decodeValue(&reader, depth: depth)
+      let value = try decodeValue(&reader, depth: depth, builder)
       if fields.updateValue(value, forKey: key) != nil { throw reader.fail("duplicate field '\(key)'") }
     }
     return fields
   }
 
-  static func decodeValue(_ reader: inout ByteReader, depth: Int) throws(ByteReader.Malformed) -> Value {
-    let rawTag = try reader.byte()
-    guard let tag = Tag(rawValue: rawTag) else { throw reader.fail("unknown value tag \(rawTag)") }
+  @inlinable
+  static func decodeValue<Builder: FieldBuilder>(
+    _ reader: inout ByteReader, depth: Int, _ builder: Builder
+  ) throws(ByteReader.Malformed) -> Builder.Element {
+    let tag = try reader.byte()
     switch tag {
-    case .null: return .null
-    case .false: return .boolean(false)
-    case .true: return .boolean(true)
-    case .integer: return .integer(try reader.signedVarint())
-    case .double: return .double(Double(bitPattern: try reader.fixed64()))
-    case .timestamp:
-      let seconds = try reader.signedVarint()
-      let nanos = try reader.varint()
-      guard nanos < 1_000_000_000 else { throw reader.fail("timestamp nanoseconds out of range") }
-      return .timestamp(Timestamp(seconds: seconds, nanoseconds: Int32(nanos)))
-    case .string: return .string(try reader.string())
-    case .bytes:
+    case Tag.null.rawValue: return builder.null()
+    case Tag.false.rawValue: return builder.boolean(false)
+    case Tag.true.rawValue: return builder.boolean(true)
+    case Tag.integer.rawValue: return builder.integer(try reader.signedVarint())
+    case Tag.double.rawValue: return builder.double(Double(bitPattern: try reader.fixed64()))
+    case Tag.timestamp.rawValue: return builder.timestamp(try timestamp(&reader))
+    case Tag.string.rawValue: return builder.string(try reader.string())
+    case Tag.bytes.rawValue:
       let length = try reader.count()
-      return .bytes(Data(try reader.bytes(length)))
-    case .reference:
-      let count = try reader.count()
-      guard count >= 2, count % 2 == 0 else { throw reader.fail("reference with \(count) segments") }
-      var segments: [String] = []
-      segments.reserveCapacity(count)
-      for _ in 0..<count {
-        let segment = try reader.string()
-        guard !segment.isEmpty else { throw reader.fail("empty segment in a reference") }
-        segments.append(segment)
-      }
-      return .reference(DocumentKey(ResourcePath(segments)))
-    case .geoPoint:
+      return builder.bytes(Data(try reader.bytes(length)))
+    case Tag.reference.rawValue: return builder.reference(try reference(&reader))
+    case Tag.geoPoint.rawValue:
       let latitude = Double(bitPattern: try reader.fixed64())
-      return .geoPoint(GeoPoint(latitude: latitude, longitude: Double(bitPattern: try reader.fixed64())))
-    case .array:
+      return builder.geoPoint(GeoPoint(latitude: latitude, longitude: Double(bitPattern: try reader.fixed64())))
+    case Tag.array.rawValue:
       guard depth < maxDecodeDepth else { throw reader.fail("nesting deeper than \(maxDecodeDepth)") }
       let count = try reader.count()
-      var values: [Value] = []
-      values.reserveCapacity(count)
-      for _ in 0..<count { values.append(try decodeValue(&reader, depth: depth + 1)) }
-      return .array(values)
-    case .map:
+      var elements: [Builder.Element] = []
+      elements.reserveCapacity(count)
+      for _ in 0..<count { elements.append(try decodeValue(&reader, depth: depth + 1, builder)) }
+      return builder.array(elements)
+    case Tag.map.rawValue:
       guard depth < maxDecodeDepth else { throw reader.fail("nesting deeper than \(maxDecodeDepth)") }
-      return .map(try decodeMap(&reader, depth: depth + 1))
+      return builder.map(try decodeMap(&reader, depth: depth + 1, builder))
+    default:
+      throw reader.fail("unknown value tag \(tag)")
     }
+  }
+
+  @usableFromInline
+  static func timestamp(_ reader: inout ByteReader) throws(ByteReader.Malformed) -> Timestamp {
+    let seconds = try reader.signedVarint()
+    let nanos = try reader.varint()
+    guard nanos < 1_000_000_000 else { throw reader.fail("timestamp nanoseconds out of range") }
+    return Timestamp(seconds: seconds, nanoseconds: Int32(nanos))
+  }
+
+  @usableFromInline
+  static func reference(_ reader: inout ByteReader) throws(ByteReader.Malformed) -> DocumentKey {
+    let count = try reader.count()
+    guard count >= 2, count % 2 == 0 else { throw reader.fail("reference with \(count) segments") }
+    var segments: [String] = []
+    segments.reserveCapacity(count)
+    for _ in 0..<count {
+      let segment = try reader.string()
+      guard !segment.isEmpty else { throw reader.fail("empty segment in a reference") }
+      segments.append(segment)
+    }
+    return DocumentKey(ResourcePath(segments))
   }
 }
 
-/// A document as stored: its key, fields, and create and update times.
-public struct StoredDocument: Sendable {
+/// Makes the values a decoded document is built of: `ValueBuilder` makes `Value`s; the
+/// public API makes the `Any`s users read, straight from the bytes.
+public protocol FieldBuilder {
+  associatedtype Element
+  func null() -> Element
+  func boolean(_ value: Bool) -> Element
+  func integer(_ value: Int64) -> Element
+  func double(_ value: Double) -> Element
+  func timestamp(_ value: Timestamp) -> Element
+  func string(_ value: String) -> Element
+  func bytes(_ value: Data) -> Element
+  func reference(_ key: DocumentKey) -> Element
+  func geoPoint(_ value: GeoPoint) -> Element
+  func array(_ elements: [Element]) -> Element
+  func map(_ fields: [String: Element]) -> Element
+}
+
+/// Builds `Value`s.
+public struct ValueBuilder: FieldBuilder {
+  public init() {}
+  public func null() -> Value { .null }
+  public func boolean(_ value: Bool) -> Value { .boolean(value) }
+  public func integer(_ value: Int64) -> Value { .integer(value) }
+  public func double(_ value: Double) -> Value { .double(value) }
+  public func timestamp(_ value: Timestamp) -> Value { .timestamp(value) }
+  public func string(_ value: String) -> Value { .string(value) }
+  public func bytes(_ value: Data) -> Value { .bytes(value) }
+  public func reference(_ key: DocumentKey) -> Value { .reference(key) }
+  public func geoPoint(_ value: GeoPoint) -> Value { .geoPoint(value) }
+  public func array(_ elements: [Value]) -> Value { .array(elements) }
+  public func map(_ fields: [String: Value]) -> Value { .map(fields) }
+}
+
+/// A document as stored, with its fields as `Value`s.
+public typealias StoredDocument = DecodedDocument<Value>
+
+/// A document's key, fields (as some builder made them) and create and update times.
+///
+/// `StoredDocument` (with `Value` fields) is `Sendable`.
+public struct DecodedDocument<Element> {
   public var key: DocumentKey
-  public var fields: [String: Value]
+  public var fields: [String: Element]
   public var createTime: Timestamp
   public var updateTime: Timestamp
 
-  public init(key: DocumentKey, fields: [String: Value], createTime: Timestamp, updateTime: Timestamp) {
+  @inlinable
+  public init(key: DocumentKey, fields: [String: Element], createTime: Timestamp, updateTime: Timestamp) {
     self.key = key
     self.fields = fields
     self.createTime = createTime
     self.updateTime = updateTime
   }
 }
+
+extension DecodedDocument: Sendable where Element: Sendable {}

@@ -62,7 +62,7 @@ enum KeyLayout {
   /// The document ID in a `documents` or `children` key.
   static func documentID(inKey key: UnsafeRawBufferPointer) -> String? {
     guard key.count > 8 else { return nil }
-    return String(validating: UnsafeRawBufferPointer(rebasing: key[8...]).bindMemory(to: UInt8.self), as: UTF8.self)
+    return UTF8Text.string(UnsafeRawBufferPointer(rebasing: key[8...]))
   }
 
   static func bigEndian(_ value: UInt64) -> [UInt8] {

@@ -69,7 +69,7 @@ final class CollectionRegistry: Sendable {
   func path(of number: CollectionNumber, in txn: ReadTransaction) throws -> ResourcePath {
     if let cached = paths.withLock({ $0[number] }) { return cached }
     guard let raw = try txn.get(number.bytes, in: tables.collections),
-      let text = String(validating: raw.bindMemory(to: UInt8.self), as: UTF8.self)
+      let text = UTF8Text.string(raw)
     else {
       throw HearthError.dataLoss("Collection number \(number.rawValue) is not registered in the collections table")
     }
@@ -86,7 +86,7 @@ final class CollectionRegistry: Sendable {
     var entry = try cursor.seek(exactly: parentKey)
     while let (_, value) = entry {
       if let number = CollectionNumber(value),
-        let id = String(validating: UnsafeRawBufferPointer(rebasing: value[8...]).bindMemory(to: UInt8.self), as: UTF8.self)
+        let id = UTF8Text.string(UnsafeRawBufferPointer(rebasing: value[8...]))
       {
         result.append((id, number))
       }
@@ -122,6 +122,23 @@ final class CollectionRegistry: Sendable {
   private func findChild(_ collectionID: String, under parentKey: [UInt8], in txn: ReadTransaction) throws
     -> CollectionNumber?
   {
-    try children(under: parentKey, in: txn).first { $0.id.utf8.elementsEqual(collectionID.utf8) }?.number
+    try children(under: parentKey, in: txn).first { Value.compareUTF8($0.id, collectionID) == 0 }?.number
+  }
+}
+
+/// Remembers, for one reference, the number of its document's collection, so that
+/// repeated reads through the same reference skip the registry. Holds only committed
+/// numbers (set from read transactions), which never change.
+public final class CollectionHint: Sendable {
+  private let stored = Atomic<UInt64>(0)
+
+  public init() {}
+
+  var number: CollectionNumber? {
+    get {
+      let raw = stored.load(ordering: .relaxed)
+      return raw == 0 ? nil : CollectionNumber(rawValue: raw)
+    }
+    set { stored.store(newValue?.rawValue ?? 0, ordering: .relaxed) }
   }
 }

@@ -159,12 +159,18 @@ public final class DocumentStore: Sendable {
   /// A `HearthError` for any error from below, keeping `HearthError`s as they are.
   static func translate(_ error: Error, path: String) -> Error {
     guard let storage = error as? StorageError else { return error }
+    if storage.code == EDEADLK {
+      return HearthError(
+        .failedPrecondition,
+        "A write was started inside a transaction's closure on the same thread; write through the "
+          + "Transaction (or WriteBatch) instead, or after runTransaction returns")
+    }
     let code: HearthError.Code
     if storage.isDiskFull || storage.isTransactionFull || storage.isMapFull {
       code = .resourceExhausted
     } else if storage.isCorrupt {
       code = .dataLoss
-    } else if storage.code == EBADF || storage.code == EDEADLK {
+    } else if storage.code == EBADF {
       code = .failedPrecondition
     } else if storage.code == EACCES || storage.code == EPERM || storage.code == EROFS {
       code = .permissionDenied

@@ -17,10 +17,11 @@ public enum DocumentValidation {
     }
   }
 
-  /// Checks a field name for writes: not empty, not `__…__`.
+  /// Checks a field name for writes: not empty, and not beginning and ending with `__`
+  /// (which, as in the Firebase SDK, includes `__` and `___`).
   public static func problem(withFieldName name: String) -> String? {
     if name.isEmpty { return "Document fields must not be empty" }
-    if name.utf8.count >= 4 && name.hasPrefix("__") && name.hasSuffix("__") {
+    if name.hasPrefix("__") && name.hasSuffix("__") {
       return "Document fields cannot begin and end with \"__\""
     }
     return nil

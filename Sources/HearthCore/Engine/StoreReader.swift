@@ -14,22 +14,41 @@ public struct StoreReader {
   ///
   /// - Throws: `dataLoss` when its stored bytes are damaged.
   public func document(_ key: DocumentKey) throws -> StoredDocument? {
-    guard let number = try registry.number(of: key.collectionPath, in: txn),
-      let bytes = try txn.get(KeyLayout.documentKey(number, key.documentID), in: tables.documents)
-    else { return nil }
-    return try DocumentCodec.decode(bytes, key: key)
+    try withDocumentBytes(key) { try DocumentCodec.decode($0, key: key) }
+  }
+
+  /// Calls `body` with the stored bytes of the document at `key` (valid only inside
+  /// `body`), so callers can decode them into what they need; `nil` when it does not
+  /// exist. `hint` remembers the collection's number for the next read of a reference.
+  public func withDocumentBytes<R>(
+    _ key: DocumentKey, hint: CollectionHint? = nil, _ body: (UnsafeRawBufferPointer) throws -> R
+  ) throws -> R? {
+    let number: CollectionNumber
+    if let known = hint?.number {
+      number = known
+    } else {
+      guard let found = try registry.number(of: key.collectionPath, in: txn) else { return nil }
+      if !(txn is WriteTransaction) { hint?.number = found }
+      number = found
+    }
+    guard let bytes = try txn.get(KeyLayout.documentKey(number, key.documentID), in: tables.documents) else {
+      return nil
+    }
+    return try body(bytes)
   }
 
   /// Calls `body` with each document of the collection at `path`, in document-ID order,
   /// until it returns `false`. Subcollections' documents are not included.
   public func forEachDocument(inCollection path: ResourcePath, _ body: (StoredDocument) throws -> Bool) throws {
-    guard let number = try registry.number(of: path, in: txn) else { return }
-    try forEachDocument(in: number, path: path, body)
+    try forEachDocumentBytes(inCollection: path) { key, bytes in try body(DocumentCodec.decode(bytes, key: key)) }
   }
 
-  func forEachDocument(
-    in number: CollectionNumber, path: ResourcePath, _ body: (StoredDocument) throws -> Bool
+  /// Calls `body` with the key and stored bytes (valid only inside `body`) of each
+  /// document of the collection at `path`, in document-ID order, until it returns `false`.
+  public func forEachDocumentBytes(
+    inCollection path: ResourcePath, _ body: (DocumentKey, UnsafeRawBufferPointer) throws -> Bool
   ) throws {
+    guard let number = try registry.number(of: path, in: txn) else { return }
     let prefix = number.bytes
     let cursor = try txn.cursor(tables.documents)
     var entry = try cursor.seek(atLeast: prefix)
@@ -37,8 +56,7 @@ public struct StoreReader {
       guard let id = KeyLayout.documentID(inKey: key) else {
         throw HearthError.dataLoss("A document key in collection \(path) is not valid UTF-8")
       }
-      let document = try DocumentCodec.decode(value, key: DocumentKey(path.appending(id)))
-      if try !body(document) { return }
+      if try !body(DocumentKey(path.appending(id)), value) { return }
       entry = try cursor.next()
     }
   }

@@ -28,14 +28,13 @@ public struct ResourcePath: Hashable, Sendable, CustomStringConvertible {
   /// own `String ==` would also equate canonically equivalent spellings such as
   /// `"\u{E9}"` and `"e\u{301}"`, which are different IDs).
   public static func == (a: ResourcePath, b: ResourcePath) -> Bool {
-    a.segments.count == b.segments.count && zip(a.segments, b.segments).allSatisfy { $0.utf8.elementsEqual($1.utf8) }
+    a.segments.count == b.segments.count && zip(a.segments, b.segments).allSatisfy { Value.compareUTF8($0, $1) == 0 }
   }
 
   public func hash(into hasher: inout Hasher) {
     hasher.combine(segments.count)
-    for segment in segments {
-      hasher.combine(segment.utf8.count)
-      for byte in segment.utf8 { hasher.combine(byte) }
+    for var segment in segments {
+      segment.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
     }
   }
 
@@ -67,7 +66,7 @@ public struct ResourcePath: Hashable, Sendable, CustomStringConvertible {
   /// - Throws: `invalidArgument` naming the path and the rule broken.
   public static func parse(_ string: String, what: String = "Path") throws -> ResourcePath {
     if string.isEmpty { throw HearthError.invalidArgument("\(what) cannot be empty.") }
-    if string.contains("//") {
+    if zip(string.utf8, string.utf8.dropFirst()).contains(where: { $0 == 0x2F && $1 == 0x2F }) {
       throw HearthError.invalidArgument("Invalid path (\(string)). Paths must not contain // in them.")
     }
     var trimmed = Substring(string)
@@ -97,7 +96,7 @@ public struct ResourcePath: Hashable, Sendable, CustomStringConvertible {
   /// Why `id` cannot be a collection or document ID, or `nil` when it can.
   public static func problem(withID id: String) -> String? {
     if id.isEmpty { return "IDs must not be empty." }
-    if id.contains("/") { return "ID '\(id)' must not contain '/'." }
+    if id.utf8.contains(UInt8(ascii: "/")) { return "ID '\(id)' must not contain '/'." }
     if id == "." || id == ".." { return "An ID must not be '.' or '..'." }
     if id.utf8.count >= 4 && id.hasPrefix("__") && id.hasSuffix("__") {
       return "ID '\(id)' is reserved: IDs must not begin and end with '__'."

@@ -97,7 +97,7 @@ extension Value: Comparable, Hashable {
   public static func identicalFields(_ x: [String: Value], _ y: [String: Value]) -> Bool {
     guard x.count == y.count else { return false }
     for (key, value) in x {
-      guard let index = y.index(forKey: key), y[index].key.utf8.elementsEqual(key.utf8),
+      guard let index = y.index(forKey: key), compareUTF8(y[index].key, key) == 0,
         value.isIdentical(to: y[index].value)
       else { return false }
     }
@@ -132,7 +132,7 @@ extension Value: Comparable, Hashable {
 
   /// Strings by their UTF-8 bytes (Unicode code point order), not by Swift's
   /// canonical-equivalence comparison.
-  static func compareUTF8(_ x: String, _ y: String) -> Int {
+  public static func compareUTF8(_ x: String, _ y: String) -> Int {
     var x = x
     var y = y
     return x.withUTF8 { a in

@@ -19,32 +19,44 @@ defer { try? FileManager.default.removeItem(at: root) }
 print("hearth-bench: \(workload.documents.count) posts of the social app's shape (~\(workload.averageEncodedSize) bytes encoded), "
   + "\(arguments.durableWrites) single durable writes, \(workload.documents.count) random reads\n")
 
+if arguments.only == "experiment" { runExperiment(workload); exit(0) }
 var table = ResultTable()
 let hearth = try HearthSubject(directory: root.appendingPathComponent("hearth").path, workload: workload)
 let lmdb = try LMDBSubject(directory: root.appendingPathComponent("lmdb").path, workload: workload)
 let sqlite = try SQLiteSubject(path: root.appendingPathComponent("sqlite.db").path, workload: workload)
-
-table.add("batched set (1,000 per commit)",
-  hearth: try measure(workload.documents.count) { try hearth.batchedSet() },
-  lmdb: try measure(workload.documents.count) { try lmdb.batchedPut() },
-  sqlite: try measure(workload.documents.count) { try sqlite.batchedInsert() })
-table.add("single durable set (fsync each)",
-  hearth: try measure(arguments.durableWrites) { try hearth.durableSets(arguments.durableWrites) },
-  lmdb: try measure(arguments.durableWrites) { try lmdb.durablePuts(arguments.durableWrites) },
-  sqlite: try measure(arguments.durableWrites) { try sqlite.durableInserts(arguments.durableWrites) })
 let order = workload.randomOrder()
-table.add("get → [String: Any]",
-  hearth: try measure(order.count) { try hearth.getDictionaries(order) },
-  lmdb: try measure(order.count) { try lmdb.gets(order) },
-  sqlite: try measure(order.count) { try sqlite.selects(order) })
-table.add("get → Codable struct",
-  hearth: try measure(order.count) { try hearth.getStructs(order) },
-  lmdb: try measure(order.count) { try lmdb.gets(order) },
-  sqlite: try measure(order.count) { try sqlite.selects(order) })
-table.add("read whole collection (per document)",
-  hearth: try measure(workload.documents.count) { try hearth.readCollection() },
-  lmdb: try measure(workload.documents.count) { try lmdb.scan() },
-  sqlite: try measure(workload.documents.count) { try sqlite.scan() })
+
+/// One row: a name, how many operations each run makes, and the three runs.
+struct Operation {
+  let name: String
+  let count: Int
+  let hearth: () throws -> Void
+  let lmdb: () throws -> Void
+  let sqlite: () throws -> Void
+}
+
+let operations = [
+  Operation(name: "batched set (1,000 per commit)", count: workload.documents.count,
+    hearth: hearth.batchedSet, lmdb: lmdb.batchedPut, sqlite: sqlite.batchedInsert),
+  Operation(name: "single durable set (fsync each)", count: arguments.durableWrites,
+    hearth: { try hearth.durableSets(arguments.durableWrites) }, lmdb: { try lmdb.durablePuts(arguments.durableWrites) },
+    sqlite: { try sqlite.durableInserts(arguments.durableWrites) }),
+  Operation(name: "get → [String: Any]", count: order.count,
+    hearth: { try hearth.getDictionaries(order) }, lmdb: { try lmdb.gets(order) }, sqlite: { try sqlite.selects(order) }),
+  Operation(name: "get → Codable struct", count: order.count,
+    hearth: { try hearth.getStructs(order) }, lmdb: { try lmdb.gets(order) }, sqlite: { try sqlite.selects(order) }),
+  Operation(name: "read whole collection (per document)", count: workload.documents.count,
+    hearth: hearth.readCollection, lmdb: lmdb.scan, sqlite: sqlite.scan),
+]
+
+for (index, operation) in operations.enumerated() {
+  // The first row loads the data, so it always runs.
+  if let only = arguments.only, index > 0, !operation.name.contains(only) { continue }
+  table.add(operation.name,
+    hearth: try measure(operation.count, operation.hearth),
+    lmdb: try measure(operation.count, operation.lmdb),
+    sqlite: try measure(operation.count, operation.sqlite))
+}
 hearth.close()
 lmdb.close()
 sqlite.close()
@@ -61,6 +73,8 @@ func measure(_ operations: Int, _ body: () throws -> Void) throws -> Double {
 struct BenchArguments {
   var documents = 100_000
   var durableWrites = 300
+  /// Run only the operations whose names contain this text (for profiling one of them).
+  var only: String?
 
   init(_ arguments: [String]) {
     var iterator = arguments.dropFirst().makeIterator()
@@ -68,8 +82,9 @@ struct BenchArguments {
       switch argument {
       case "--documents": documents = iterator.next().flatMap(Int.init) ?? documents
       case "--durable-writes": durableWrites = iterator.next().flatMap(Int.init) ?? durableWrites
+      case "--only": only = iterator.next()
       default:
-        FileHandle.standardError.write(Data("usage: hearth-bench [--documents N] [--durable-writes N]\n".utf8))
+        FileHandle.standardError.write(Data("usage: hearth-bench [--documents N] [--durable-writes N] [--only TEXT]\n".utf8))
         exit(64)
       }
     }
