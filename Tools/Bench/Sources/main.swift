@@ -19,7 +19,6 @@ defer { try? FileManager.default.removeItem(at: root) }
 print("hearth-bench: \(workload.documents.count) posts of the social app's shape (~\(workload.averageEncodedSize) bytes encoded), "
   + "\(arguments.durableWrites) single durable writes, \(workload.documents.count) random reads\n")
 
-if arguments.only == "experiment" { runExperiment(workload); exit(0) }
 var table = ResultTable()
 let hearth = try HearthSubject(directory: root.appendingPathComponent("hearth").path, workload: workload)
 let lmdb = try LMDBSubject(directory: root.appendingPathComponent("lmdb").path, workload: workload)
