@@ -35,6 +35,8 @@ let package = Package(
       path: "Tools/Bench/Sources"
     ),
     .executableTarget(name: "hearth-demo", dependencies: ["Hearth"], path: "Tools/Demo"),
+    // The README's example, built and run by the tests so that it stays true.
+    .executableTarget(name: "quickstart", dependencies: ["Hearth"], path: "Examples/Quickstart"),
 
     .testTarget(name: "HearthStorageTests", dependencies: ["HearthStorage"]),
     .testTarget(name: "HearthCoreTests", dependencies: ["HearthCore"]),

@@ -94,6 +94,9 @@ import Testing
         ("__name__", ["__name__": "x"]),
         ("__x__ nested", ["profile": ["__x__": 1] as [String: Any]]),
         ("__x__ in a map in an array", ["list": [["__x__": 1] as [String: Any]]]),
+        // The Firebase SDK rejects every name that begins and ends with `__`, however short.
+        ("__", ["__": 1]),
+        ("___", ["___": 1]),
       ]
       for (label, data) in bad {
         expectHearthError(.invalidArgument, label) { try doc.setData(data) }

@@ -48,7 +48,7 @@ for (index, uid) in userIDs.enumerated() {
   let batch = db.batch()
   let user = DatabaseUser(
     dateCreated: start.addingTimeInterval(Double(index) * 3600), userId: uid, username: uid.capitalized,
-    email: index % 3 == 0 ? nil : "\(uid)@example.com",
+    email: index % 3 == 2 ? nil : "\(uid)@example.com",
     profileImage: index % 4 == 0 ? "https://example.com/avatars/\(uid).png" : nil, isPremium: index % 5 == 0)
   try batch.setData(from: user, forDocument: db.collection("users").document(uid))
   for number in 0..<random.next(upTo: 6) {
@@ -56,9 +56,9 @@ for (index, uid) in userIDs.enumerated() {
       ownerId: uid, title: "\(uid.capitalized)'s post #\(number + 1)",
       createdAt: start.addingTimeInterval(Double(index * 97 + number * 3_600 + random.next(upTo: 3_000))),
       likes: random.next(upTo: 500), tags: (0..<1 + random.next(upTo: 3)).map { _ in tags[random.next(upTo: tags.count)] },
-      ratings: Dictionary(uniqueKeysWithValues: (0..<random.next(upTo: 4)).map { _ in
+      ratings: Dictionary((0..<random.next(upTo: 4)).map { _ in
         (userIDs[random.next(upTo: userIDs.count)], String(1 + random.next(upTo: 5)))
-      }))
+      }, uniquingKeysWith: { first, _ in first }))
     try batch.setData(from: post, forDocument: db.collection("users/\(uid)/posts").document())
   }
   try batch.commit()
