@@ -85,47 +85,16 @@ public enum ExtendedJSON {
     return ExtendedJSONCodec.json(from: scalar(raw))
   }
 
-  /// A value that is not a container, as stored.
+  /// A value that is not a container, as stored; what cannot be stored is still written
+  /// (an oversized unsigned integer as a double, anything else as its description).
   private static func scalar(_ raw: Any) -> Value {
-    if type(of: raw) is NSNumber.Type, let number = raw as? NSNumber {
-      switch String(cString: number.objCType) {
-      case "c", "B": return .boolean(number.boolValue)
-      case "f", "d": return .double(number.doubleValue)
-      case "Q", "L", "I":
-        return Int64(exactly: number.uint64Value).map(Value.integer) ?? .double(number.doubleValue)
-      default: return .integer(number.int64Value)
-      }
+    if let reference = raw as? DocumentReference {
+      return (try? reference.validKey()).map(Value.reference) ?? .string(reference.path)
     }
-    switch raw {
-    case is NSNull: return .null
-    case let b as Bool: return .boolean(b)
-    case let s as String: return .string(s)
-    case let s as Substring: return .string(String(s))
-    case let i as Int64: return .integer(i)
-    case let i as Int: return .integer(Int64(i))
-    case let i as Int32: return .integer(Int64(i))
-    case let i as Int16: return .integer(Int64(i))
-    case let i as Int8: return .integer(Int64(i))
-    case let i as UInt8: return .integer(Int64(i))
-    case let i as UInt16: return .integer(Int64(i))
-    case let i as UInt32: return .integer(Int64(i))
-    // Beyond Int64 only as a double: output never fails, and the magnitude is kept.
-    case let i as UInt: return Int64(exactly: i).map(Value.integer) ?? .double(Double(i))
-    case let i as UInt64: return Int64(exactly: i).map(Value.integer) ?? .double(Double(i))
-    case let d as Double: return .double(d)
-    case let f as Float: return .double(Double(f))
-    case let t as Timestamp: return .timestamp(t)
-    case let d as Date: return .timestamp(Timestamp(date: d))
-    case let d as Data: return .bytes(d)
-    case let g as GeoPoint: return .geoPoint(g)
-    case let r as DocumentReference:
-      if let key = try? r.validKey() { return .reference(key) }
-      return .string(r.path)
-    case let optional as AnyOptional:
-      guard let wrapped = optional.wrappedAny else { return .null }
-      return scalar(wrapped)
-    default:
-      return .string(String(describing: raw))
+    switch ScalarValue(raw) {
+    case .value(let value): return value
+    case .tooLarge(let value): return .double(Double(value))
+    case .unsupported: return .string(String(describing: raw))
     }
   }
 }

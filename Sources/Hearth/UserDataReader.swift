@@ -224,53 +224,14 @@ struct UserDataReader {
 
   /// Every type that is not a map, an array or a sentinel.
   private func scalar(_ raw: Any, at path: FieldPath) throws -> Value {
-    if type(of: raw) is NSNumber.Type, let number = raw as? NSNumber { return try numberValue(number, at: path) }
-    switch raw {
-    case is NSNull: return .null
-    case let b as Bool: return .boolean(b)
-    case let s as String: return .string(s)
-    case let s as Substring: return .string(String(s))
-    case let i as Int: return .integer(Int64(i))
-    case let i as Int64: return .integer(i)
-    case let i as Int32: return .integer(Int64(i))
-    case let i as Int16: return .integer(Int64(i))
-    case let i as Int8: return .integer(Int64(i))
-    case let i as UInt8: return .integer(Int64(i))
-    case let i as UInt16: return .integer(Int64(i))
-    case let i as UInt32: return .integer(Int64(i))
-    case let i as UInt: return try unsigned(UInt64(i), at: path)
-    case let i as UInt64: return try unsigned(i, at: path)
-    case let d as Double: return .double(d)
-    case let f as Float: return .double(Double(f))
-    case let d as Decimal: return .double(NSDecimalNumber(decimal: d).doubleValue)
-    case let t as Timestamp: return .timestamp(t.truncatedToMicroseconds)
-    case let d as Date: return .timestamp(Timestamp(date: d).truncatedToMicroseconds)
-    case let d as Data: return .bytes(d)
-    case let g as GeoPoint: return .geoPoint(g)
-    case let r as DocumentReference: return .reference(try referenceKey(r, at: path))
-    case let optional as AnyOptional:
-      guard let wrapped = optional.wrappedAny else { return .null }
-      return try scalar(wrapped, at: path)
-    default:
+    if let reference = raw as? DocumentReference { return .reference(try referenceKey(reference, at: path)) }
+    switch ScalarValue(raw) {
+    case .value(let value): return value
+    case .tooLarge(let value):
+      throw invalid("Integer \(value) is too large: integers must fit in a signed 64-bit integer", field: path)
+    case .unsupported:
       throw invalid("Unsupported type: \(typeName(raw))", field: path)
     }
-  }
-
-  private func numberValue(_ number: NSNumber, at path: FieldPath) throws -> Value {
-    switch String(cString: number.objCType) {
-    case "c", "B": return .boolean(number.boolValue)
-    case "f", "d": return .double(number.doubleValue)
-    case "Q", "L", "I":
-      return try unsigned(number.uint64Value, at: path)
-    default: return .integer(number.int64Value)
-    }
-  }
-
-  private func unsigned(_ value: UInt64, at path: FieldPath) throws -> Value {
-    guard let signed = Int64(exactly: value) else {
-      throw invalid("Integer \(value) is too large: integers must fit in a signed 64-bit integer", field: path)
-    }
-    return .integer(signed)
   }
 
   private func referenceKey(_ reference: DocumentReference, at path: FieldPath) throws -> DocumentKey {
@@ -305,13 +266,4 @@ struct UserDataReader {
   }
 
   private func typeName(_ value: Any) -> String { String(describing: type(of: value)) }
-}
-
-/// Lets the reader see through an `Optional` stored in an `Any`.
-protocol AnyOptional {
-  var wrappedAny: Any? { get }
-}
-
-extension Optional: AnyOptional {
-  var wrappedAny: Any? { self.map { $0 as Any } }
 }

@@ -196,14 +196,30 @@ public final class Environment: @unchecked Sendable {
   /// Everything the transaction returns (values, cursor entries) points into the memory
   /// map and is valid only inside `body`: copy what you keep.
   public func read<R>(_ body: (ReadTransaction) throws -> R) throws -> R {
+    let (_, txn) = try begin("read") { env, txn in beginRead(env, &txn) }
+    let transaction = ReadTransaction(txn)
+    defer {
+      transaction.end()
+      recycleReader(txn)
+      gate.unlock()
+    }
+    return try body(transaction)
+  }
+
+  /// Takes the gate shared and begins a transaction with `start`, adopting a map that
+  /// another process grew (`MDB_MAP_RESIZED`) and trying again. On return the gate is
+  /// held: the caller releases it when the transaction has ended.
+  private func begin(
+    _ kind: String, _ start: (OpaquePointer, inout OpaquePointer?) -> Int32
+  ) throws -> (env: OpaquePointer, txn: OpaquePointer) {
     while true {
       gate.lockShared()
       guard let env = handle else {
         gate.unlock()
-        throw StorageError.closed("read")
+        throw StorageError.closed(kind)
       }
       var txn: OpaquePointer?
-      let rc = beginRead(env, &txn)
+      let rc = start(env, &txn)
       if rc == MDB_MAP_RESIZED {
         gate.unlock()
         try adoptGrownMap()
@@ -211,15 +227,9 @@ public final class Environment: @unchecked Sendable {
       }
       guard rc == MDB_SUCCESS, let txn else {
         gate.unlock()
-        throw StorageError(code: rc, operation: "mdb_txn_begin (read)")
+        throw StorageError(code: rc, operation: "mdb_txn_begin (\(kind))")
       }
-      let transaction = ReadTransaction(txn)
-      defer {
-        transaction.end()
-        recycleReader(txn)
-        gate.unlock()
-      }
-      return try body(transaction)
+      return (env, txn)
     }
   }
 
@@ -245,22 +255,7 @@ public final class Environment: @unchecked Sendable {
     }
     while true {
       try growIfNearlyFull()
-      gate.lockShared()
-      guard let env = handle else {
-        gate.unlock()
-        throw StorageError.closed("write")
-      }
-      var txn: OpaquePointer?
-      let rc = mdb_txn_begin(env, nil, 0, &txn)
-      if rc == MDB_MAP_RESIZED {
-        gate.unlock()
-        try adoptGrownMap()
-        continue
-      }
-      guard rc == MDB_SUCCESS, let txn else {
-        gate.unlock()
-        throw StorageError(code: rc, operation: "mdb_txn_begin (write)")
-      }
+      let (env, txn) = try begin("write") { env, txn in mdb_txn_begin(env, nil, 0, &txn) }
       let transaction = WriteTransaction(txn)
       let result: R
       do {

@@ -55,7 +55,7 @@ import Testing
   /// Random bytes and random mutations of valid documents either decode or throw
   /// `dataLoss`: never a crash, a hang or a huge allocation.
   @Test func garbageNeverCrashes() {
-    var generator = SeededGenerator(seed: 0x5EED)
+    var generator = SplitMix64(seed: 0x5EED)
     let valid = DocumentCodec.encode(StoredDocument(key: key, fields: Self.everyValue, createTime: Timestamp(), updateTime: Timestamp()))
     var decoded = 0
     for round in 0..<20_000 {
@@ -90,18 +90,5 @@ import Testing
     bytes.append(DocumentCodec.Tag.null.rawValue)
     let error = try #require(throws: HearthError.self) { try DocumentCodec.decode(bytes, key: key) }
     #expect(error.code == .dataLoss)
-  }
-}
-
-/// A small, seedable generator so that failures reproduce.
-struct SeededGenerator: RandomNumberGenerator {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }

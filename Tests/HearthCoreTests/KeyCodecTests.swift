@@ -479,19 +479,6 @@ private struct FailureLog {
 
 // MARK: - Random values
 
-/// SplitMix64: tiny, fast, and the same sequence on every platform for a given seed.
-private struct SplitMix64: RandomNumberGenerator {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
-
 /// Random values of every type, biased toward what breaks order-preserving codecs:
 /// numbers at precision and range boundaries, integers and doubles of equal value, NUL
 /// bytes, prefixes, and nesting. It also makes values no document can hold (arrays
