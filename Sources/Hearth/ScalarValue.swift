@@ -11,51 +11,52 @@ enum ScalarValue {
   case unsupported
 
   init(_ raw: Any) {
-    // Foundation numbers (from JSONSerialization, Objective-C) carry their C type.
-    if type(of: raw) is NSNumber.Type, let number = raw as? NSNumber {
+    if let convert = ScalarValue.byType[ObjectIdentifier(Swift.type(of: raw))] {
+      self = convert(raw)
+    } else if Swift.type(of: raw) is NSNumber.Type, let number = raw as? NSNumber {
+      // Foundation numbers (from JSONSerialization, Objective-C) carry their C type.
       switch String(cString: number.objCType) {
       case "c", "B": self = .value(.boolean(number.boolValue))
       case "f", "d": self = .value(.double(number.doubleValue))
       case "Q", "L", "I": self = ScalarValue(unsigned: number.uint64Value)
       default: self = .value(.integer(number.int64Value))
       }
-      return
-    }
-    switch raw {
-    case is NSNull: self = .value(.null)
-    case let b as Bool: self = .value(.boolean(b))
-    case let s as String: self = .value(.string(s))
-    case let s as Substring: self = .value(.string(String(s)))
-    case let i as Int: self = .value(.integer(Int64(i)))
-    case let i as Int64: self = .value(.integer(i))
-    case let i as Int32: self = .value(.integer(Int64(i)))
-    case let i as Int16: self = .value(.integer(Int64(i)))
-    case let i as Int8: self = .value(.integer(Int64(i)))
-    case let i as UInt8: self = .value(.integer(Int64(i)))
-    case let i as UInt16: self = .value(.integer(Int64(i)))
-    case let i as UInt32: self = .value(.integer(Int64(i)))
-    case let i as UInt: self = ScalarValue(unsigned: UInt64(i))
-    case let i as UInt64: self = ScalarValue(unsigned: i)
-    case let d as Double: self = .value(.double(d))
-    case let f as Float: self = .value(.double(Double(f)))
-    case let d as Decimal: self = .value(.double(NSDecimalNumber(decimal: d).doubleValue))
-    case let t as Timestamp: self = .value(.timestamp(t.truncatedToMicroseconds))
-    case let d as Date: self = .value(.timestamp(Timestamp(date: d).truncatedToMicroseconds))
-    case let d as Data: self = .value(.bytes(d))
-    case let g as GeoPoint: self = .value(.geoPoint(g))
-    case let optional as AnyOptional:
-      guard let wrapped = optional.wrappedAny else {
-        self = .value(.null)
-        return
-      }
-      self = ScalarValue(wrapped)
-    default: self = .unsupported
+    } else if let optional = raw as? AnyOptional {
+      self = optional.wrappedAny.map(ScalarValue.init) ?? .value(.null)
+    } else {
+      self = .unsupported
     }
   }
 
   private init(unsigned value: UInt64) {
     self = Int64(exactly: value).map { .value(.integer($0)) } ?? .tooLarge(value)
   }
+
+  /// The supported types, found by their exact dynamic type: one hash lookup instead of
+  /// a chain of casts, several of which would bridge the value to Foundation first.
+  static let byType: [ObjectIdentifier: @Sendable (Any) -> ScalarValue] = [
+    ObjectIdentifier(String.self): { .value(.string($0 as! String)) },
+    ObjectIdentifier(Substring.self): { .value(.string(String($0 as! Substring))) },
+    ObjectIdentifier(Bool.self): { .value(.boolean($0 as! Bool)) },
+    ObjectIdentifier(Int.self): { .value(.integer(Int64($0 as! Int))) },
+    ObjectIdentifier(Int64.self): { .value(.integer($0 as! Int64)) },
+    ObjectIdentifier(Int32.self): { .value(.integer(Int64($0 as! Int32))) },
+    ObjectIdentifier(Int16.self): { .value(.integer(Int64($0 as! Int16))) },
+    ObjectIdentifier(Int8.self): { .value(.integer(Int64($0 as! Int8))) },
+    ObjectIdentifier(UInt8.self): { .value(.integer(Int64($0 as! UInt8))) },
+    ObjectIdentifier(UInt16.self): { .value(.integer(Int64($0 as! UInt16))) },
+    ObjectIdentifier(UInt32.self): { .value(.integer(Int64($0 as! UInt32))) },
+    ObjectIdentifier(UInt.self): { ScalarValue(unsigned: UInt64($0 as! UInt)) },
+    ObjectIdentifier(UInt64.self): { ScalarValue(unsigned: $0 as! UInt64) },
+    ObjectIdentifier(Double.self): { .value(.double($0 as! Double)) },
+    ObjectIdentifier(Float.self): { .value(.double(Double($0 as! Float))) },
+    ObjectIdentifier(Decimal.self): { .value(.double(NSDecimalNumber(decimal: $0 as! Decimal).doubleValue)) },
+    ObjectIdentifier(Timestamp.self): { .value(.timestamp(($0 as! Timestamp).truncatedToMicroseconds)) },
+    ObjectIdentifier(Date.self): { .value(.timestamp(Timestamp(date: $0 as! Date).truncatedToMicroseconds)) },
+    ObjectIdentifier(Data.self): { .value(.bytes($0 as! Data)) },
+    ObjectIdentifier(GeoPoint.self): { .value(.geoPoint($0 as! GeoPoint)) },
+    ObjectIdentifier(NSNull.self): { _ in .value(.null) },
+  ]
 }
 
 /// Lets the readers see through an `Optional` stored in an `Any`.

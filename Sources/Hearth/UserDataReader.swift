@@ -32,7 +32,8 @@ struct UserDataReader {
   /// `setData(data)`: replace the document.
   func set(_ data: [String: Any]) throws -> Write {
     var accumulator = Accumulator()
-    let fields = try readMap(data, at: FieldPath([]), context: .set, depth: 0, belowArray: false, into: &accumulator)
+    var path = PathStack(names: [])
+    let fields = try readMap(data, at: &path, context: .set, depth: 0, belowArray: false, into: &accumulator)
     return Write(key: key, kind: .set(fields), transforms: accumulator.transforms)
   }
 
@@ -46,7 +47,8 @@ struct UserDataReader {
   /// `setData(data, merge: true)`, or with `mergeFields`, only those paths.
   func merge(_ data: [String: Any], fields requested: [Any]? = nil) throws -> Write {
     var accumulator = Accumulator()
-    let fields = try readMap(data, at: FieldPath([]), context: .merge, depth: 0, belowArray: false, into: &accumulator)
+    var path = PathStack(names: [])
+    let fields = try readMap(data, at: &path, context: .merge, depth: 0, belowArray: false, into: &accumulator)
     guard let requested else {
       return Write(key: key, kind: .patch(fields: fields, mask: accumulator.leafPaths), transforms: accumulator.transforms)
     }
@@ -95,10 +97,11 @@ struct UserDataReader {
         }
       }
       written.append(path)
+      var stack = PathStack(names: path.segments)
       if let sentinel = rawValue as? FieldValue, case .delete = sentinel.kind {
         mask.append(path)
       } else if let value = try readValue(
-        rawValue, at: path, context: .update, depth: 0, inArray: false, belowArray: false, into: &accumulator)
+        rawValue, at: &stack, context: .update, depth: 0, inArray: false, belowArray: false, into: &accumulator)
       {
         FieldOperations.set(value, at: path, in: &fields)
         mask.append(path)
@@ -120,9 +123,10 @@ struct UserDataReader {
   /// directly inside an array.
   func argument(_ value: Any, insideArray: Bool, field: FieldPath) throws -> Value {
     var accumulator = Accumulator()
+    var path = PathStack(names: field.segments)
     guard
       let result = try readValue(
-        value, at: field, context: .argument, depth: 0, inArray: insideArray, belowArray: insideArray, into: &accumulator)
+        value, at: &path, context: .argument, depth: 0, inArray: insideArray, belowArray: insideArray, into: &accumulator)
     else {
       throw invalid("A value is missing", field: field)
     }
@@ -131,18 +135,27 @@ struct UserDataReader {
 
   // MARK: - Values
 
+  /// The path being read, as a stack of names pushed and popped while walking the data,
+  /// so that a `FieldPath` is made only where one is kept (merge masks, transforms,
+  /// errors) rather than for every field.
+  struct PathStack {
+    var names: [String]
+    var fieldPath: FieldPath { FieldPath(names) }
+  }
+
   private func readMap(
-    _ map: [String: Any], at path: FieldPath, context: Context, depth: Int, belowArray: Bool,
+    _ map: [String: Any], at path: inout PathStack, context: Context, depth: Int, belowArray: Bool,
     into accumulator: inout Accumulator
   ) throws -> [String: Value] {
     var fields = [String: Value](minimumCapacity: map.count)
     for (name, raw) in map {
-      let child = path.appending(name)
+      path.names.append(name)
+      defer { path.names.removeLast() }
       if context != .argument, let problem = DocumentValidation.problem(withFieldName: name) {
-        throw invalid("Invalid data. \(problem)", field: child)
+        throw invalid("Invalid data. \(problem)", field: path.fieldPath)
       }
       if let value = try readValue(
-        raw, at: child, context: context, depth: depth, inArray: false, belowArray: belowArray, into: &accumulator)
+        raw, at: &path, context: context, depth: depth, inArray: false, belowArray: belowArray, into: &accumulator)
       {
         fields[name] = value
       }
@@ -154,40 +167,72 @@ struct UserDataReader {
   /// deleted path instead. `inArray`: the direct parent is an array (so an array here
   /// would be nested); `belowArray`: some ancestor is (so no sentinel may appear).
   private func readValue(
-    _ raw: Any, at path: FieldPath, context: Context, depth: Int, inArray: Bool, belowArray: Bool,
+    _ raw: Any, at path: inout PathStack, context: Context, depth: Int, inArray: Bool, belowArray: Bool,
     into accumulator: inout Accumulator
   ) throws -> Value? {
-    if let sentinel = raw as? FieldValue {
-      try readSentinel(sentinel, at: path, context: context, belowArray: belowArray, into: &accumulator)
+    switch Shape(raw) {
+    case .sentinel(let sentinel):
+      try readSentinel(sentinel, at: path.fieldPath, context: context, belowArray: belowArray, into: &accumulator)
       return nil
-    }
-    if let map = raw as? [String: Any], !(raw is [Any]) {
-      guard depth < DocumentValidation.maxDepth else { throw tooDeep(path) }
-      if map.isEmpty, context == .merge, !path.isEmpty, !belowArray { accumulator.leafPaths.append(path) }
+    case .map(let map):
+      guard depth < DocumentValidation.maxDepth else { throw tooDeep(path.fieldPath) }
+      if map.isEmpty, context == .merge, !path.names.isEmpty, !belowArray { accumulator.leafPaths.append(path.fieldPath) }
       return .map(
-        try readMap(map, at: path, context: context, depth: depth + 1, belowArray: belowArray, into: &accumulator))
-    }
-    if !(raw is String), !(raw is Data), let array = raw as? [Any] {
-      if inArray { throw invalid("Nested arrays are not supported", field: path) }
-      guard depth < DocumentValidation.maxDepth else { throw tooDeep(path) }
+        try readMap(map, at: &path, context: context, depth: depth + 1, belowArray: belowArray, into: &accumulator))
+    case .array(let array):
+      if inArray { throw invalid("Nested arrays are not supported", field: path.fieldPath) }
+      guard depth < DocumentValidation.maxDepth else { throw tooDeep(path.fieldPath) }
       var elements: [Value] = []
       elements.reserveCapacity(array.count)
       for element in array {
-        if let sentinel = element as? FieldValue {
-          throw invalid("\(sentinel.methodName) is not currently supported inside arrays", field: path)
-        }
         if let value = try readValue(
-          element, at: path, context: context, depth: depth + 1, inArray: true, belowArray: true, into: &accumulator)
+          element, at: &path, context: context, depth: depth + 1, inArray: true, belowArray: true, into: &accumulator)
         {
           elements.append(value)
         }
       }
-      if context == .merge, !belowArray { accumulator.leafPaths.append(path) }
+      if context == .merge, !belowArray { accumulator.leafPaths.append(path.fieldPath) }
       return .array(elements)
+    case .other:
+      let value = try scalar(raw, at: path)
+      if context == .merge, !belowArray { accumulator.leafPaths.append(path.fieldPath) }
+      return value
     }
-    let value = try scalar(raw, at: path)
-    if context == .merge, !belowArray { accumulator.leafPaths.append(path) }
-    return value
+  }
+
+  /// What a value is. The common types are recognised by their exact dynamic type, which
+  /// is much cheaper than a chain of casts (several of which would bridge the value to
+  /// Foundation first); only other types are cast.
+  private enum Shape {
+    case sentinel(FieldValue)
+    case map([String: Any])
+    case array([Any])
+    /// A scalar or a reference: `scalar(_:at:)` converts it.
+    case other
+
+    init(_ raw: Any) {
+      let type = ObjectIdentifier(Swift.type(of: raw))
+      if type == Self.stringMap {
+        self = .map(raw as! [String: Any])
+      } else if type == Self.anyArray {
+        self = .array(raw as! [Any])
+      } else if type == Self.fieldValue {
+        self = .sentinel(raw as! FieldValue)
+      } else if ScalarValue.byType[type] != nil || type == Self.reference {
+        self = .other
+      } else if let map = raw as? [String: Any] {
+        self = .map(map)
+      } else if let array = raw as? [Any] {
+        self = .array(array)
+      } else {
+        self = .other
+      }
+    }
+
+    private static let stringMap = ObjectIdentifier([String: Any].self)
+    private static let anyArray = ObjectIdentifier([Any].self)
+    private static let fieldValue = ObjectIdentifier(FieldValue.self)
+    static let reference = ObjectIdentifier(DocumentReference.self)
   }
 
   private func readSentinel(
@@ -223,14 +268,17 @@ struct UserDataReader {
   }
 
   /// Every type that is not a map, an array or a sentinel.
-  private func scalar(_ raw: Any, at path: FieldPath) throws -> Value {
-    if let reference = raw as? DocumentReference { return .reference(try referenceKey(reference, at: path)) }
+  private func scalar(_ raw: Any, at path: PathStack) throws -> Value {
+    // Compared by type, not cast: casting a value to a class bridges it to Foundation first.
+    if ObjectIdentifier(Swift.type(of: raw)) == Shape.reference, let reference = raw as? DocumentReference {
+      return .reference(try referenceKey(reference, at: path.fieldPath))
+    }
     switch ScalarValue(raw) {
     case .value(let value): return value
     case .tooLarge(let value):
-      throw invalid("Integer \(value) is too large: integers must fit in a signed 64-bit integer", field: path)
+      throw invalid("Integer \(value) is too large: integers must fit in a signed 64-bit integer", field: path.fieldPath)
     case .unsupported:
-      throw invalid("Unsupported type: \(typeName(raw))", field: path)
+      throw invalid("Unsupported type: \(typeName(raw))", field: path.fieldPath)
     }
   }
 
@@ -245,6 +293,7 @@ struct UserDataReader {
   }
 
   // MARK: - Paths and errors
+
 
   private func parseDotted(_ string: String) throws -> FieldPath {
     do { return try FieldPath.parse(dotted: string) } catch let error as HearthError { throw invalid(error.message) }

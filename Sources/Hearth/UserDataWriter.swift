@@ -6,6 +6,9 @@ import HearthCore
 /// `[String: Any]` — as Firebase's API returns them. As a `FieldBuilder` it builds them
 /// straight from a document's bytes.
 struct UserDataWriter: FieldBuilder {
+  /// One `NSNull` for every null read: on Linux each `NSNull()` is an allocation.
+  private static let null = NSNull()
+
   let database: Database
 
   /// `mapValues` keeps the dictionary's hash table, so no key is hashed again.
@@ -15,7 +18,7 @@ struct UserDataWriter: FieldBuilder {
 
   func value(_ value: Value) -> Any {
     switch value {
-    case .null: NSNull()
+    case .null: Self.null
     case .boolean(let b): b
     case .integer(let i): i
     case .double(let d): d
@@ -29,7 +32,7 @@ struct UserDataWriter: FieldBuilder {
     }
   }
 
-  func null() -> Any { NSNull() }
+  func null() -> Any { Self.null }
   func boolean(_ value: Bool) -> Any { value }
   func integer(_ value: Int64) -> Any { value }
   func double(_ value: Double) -> Any { value }

@@ -650,6 +650,191 @@ import Testing
     }
   }
 
+  /// Arrays and string-keyed dictionaries are decoded by Hearth itself (not through
+  /// their `init(from:)`): their errors, coding paths and values must be the ones those
+  /// `init(from:)`s gave.
+  @Test func collectionErrorsNameTheElement() throws {
+    struct Lists: Codable { var tags: [String]; var ratings: [String: String] }
+    let decoder = Firestore.Decoder()
+    func failure(_ data: [String: Any]) -> DecodingError? {
+      #expect(throws: DecodingError.self) { try decoder.decode(Lists.self, from: data) }
+    }
+
+    let element = try #require(failure(["tags": ["a", Int64(1)], "ratings": [String: Any]()]))
+    #expect(describe(element) == "Field 'tags[1]': expected String but found an integer")
+    guard case .typeMismatch(let type, let context) = element else {
+      Issue.record("expected typeMismatch, got \(element)")
+      return
+    }
+    #expect(type is String.Type)
+    #expect(context.codingPath.map(\.stringValue) == ["tags", "Index 1"])
+    #expect(context.codingPath.last?.intValue == 1)
+
+    let nullElement = try #require(failure(["tags": ["a", NSNull()], "ratings": [String: Any]()]))
+    #expect(describe(nullElement) == "Field 'tags[1]': expected String but found null")
+    if case .valueNotFound = nullElement {} else { Issue.record("expected valueNotFound, got \(nullElement)") }
+
+    let notArray = try #require(failure(["tags": "a", "ratings": [String: Any]()]))
+    #expect(describe(notArray) == "Field 'tags': expected Array<String> (an array) but found a string")
+
+    let value = try #require(failure(["tags": [String](), "ratings": ["12": Int64(5)]]))
+    #expect(describe(value) == "Field 'ratings.12': expected String but found an integer")
+    guard case .typeMismatch(_, let valueContext) = value else {
+      Issue.record("expected typeMismatch, got \(value)")
+      return
+    }
+    #expect(valueContext.codingPath.map(\.stringValue) == ["ratings", "12"])
+    #expect(valueContext.codingPath.last?.intValue == 12)
+
+    let notMap = try #require(failure(["tags": [String](), "ratings": ["x"]]))
+    #expect(describe(notMap) == "Field 'ratings': expected Dictionary<String, String> (a map) but found an array")
+
+    // With a document, and deeper: a dictionary of arrays of models.
+    struct Shelf: Codable { var sections: [String: [Comment]] }
+    let deep = #expect(throws: DecodingError.self) {
+      try withTemporaryDatabase { db throws in
+        _ = try decoder.decode(
+          Shelf.self, from: ["sections": ["new": [["author": "a", "text": "x"], ["author": "b"]]]],
+          in: db.document("shelves/s1"))
+      }
+    }
+    #expect(describe(try #require(deep))
+      == "Document shelves/s1: no value for key 'text' (Shelf.sections.new[1].text)")
+  }
+
+  @Test func collectionsDecodeLikeTheirOwnInit() throws {
+    struct Optionals: Codable, Equatable { var map: [String: String?]; var list: [Int?] }
+    let read = try Firestore.Decoder().decode(
+      Optionals.self, from: ["map": ["a": NSNull(), "b": "x"], "list": [Int64(1), NSNull(), 3.0]])
+    #expect(read.map.count == 2)  // a null value is kept as a nil entry
+    #expect(read.map == ["a": nil, "b": "x"])
+    #expect(read.list == [1, nil, 3])
+
+    // Collections of collections, sets, and dictionaries with other keys.
+    struct Nested: Codable, Equatable {
+      var grid: [[Double]]
+      var index: [String: [String: Int]]
+      var unique: Set<String>
+      var byNumber: [Int: Bool]
+    }
+    let nested = try Firestore.Decoder().decode(
+      Nested.self,
+      from: [
+        "grid": [[1.5, Int64(2)], [Double]()], "index": ["a": ["x": Int64(1)], "b": [String: Any]()],
+        "unique": ["p", "q", "p"], "byNumber": ["7": true],
+      ])
+    #expect(
+      nested == Nested(grid: [[1.5, 2], []], index: ["a": ["x": 1], "b": [:]], unique: ["p", "q"], byNumber: [7: true]))
+
+    // A value's own init(from:) sees the path and userInfo it always did.
+    struct Probe: Decodable {
+      var path: [String]
+      var info: String?
+      var reference: DocumentReference?
+      init(from decoder: any Decoder) throws {
+        path = decoder.codingPath.map(\.stringValue)
+        info = decoder.userInfo[CodingUserInfoKey(rawValue: "note")!] as? String
+        reference = decoder.userInfo[CodingUserInfoKey(rawValue: "HearthDocumentReference")!] as? DocumentReference
+      }
+    }
+    struct Probes: Decodable { var byName: [String: [Probe]] }
+    var decoder = Firestore.Decoder()
+    decoder.userInfo[CodingUserInfoKey(rawValue: "note")!] = "hello"
+    try withTemporaryDatabase { db throws in
+      let probes = try decoder.decode(Probes.self, from: ["byName": ["k": [1, 2]]], in: db.document("p/1"))
+      let probe = try #require(probes.byName["k"]?.last)
+      #expect(probe.path == ["byName", "k", "Index 1"])
+      #expect(probe.info == "hello")
+      #expect(probe.reference == db.document("p/1"))
+    }
+  }
+
+  @Test func conversionsAreTheSameInEveryPosition() throws {
+    // A value decodes the same as a property, through a generic property, and as an
+    // element of an array or a dictionary: the same conversions and the same errors.
+    struct Generic<T: Codable>: Codable { var value: T }
+    struct Lists: Codable {
+      var small: [Int8]
+      var floats: [String: Float]
+      var dates: [String: Date]
+      var points: [GeoPoint]
+    }
+    let decoder = Firestore.Decoder()
+    func message(_ body: () throws -> Void) -> String {
+      do {
+        try body()
+        return "no error"
+      } catch {
+        return describe(error)
+      }
+    }
+    #expect(try decoder.decode(Generic<Int>.self, from: ["value": 2.0]).value == 2)
+    #expect(try decoder.decode(Generic<Float>.self, from: ["value": Int64(3)]).value == 3)
+    #expect(try decoder.decode(Generic<[UInt8]>.self, from: ["value": [Int64(1), 2.0]]).value == [1, 2])
+    #expect(message { _ = try decoder.decode(Generic<Int>.self, from: ["value": "x"]) }
+      == "Field 'value': expected Int but found a string")
+    #expect(message { _ = try decoder.decode(Generic<Float>.self, from: ["value": "x"]) }
+      == "Field 'value': expected Double but found a string")
+    #expect(message { _ = try decoder.decode(Generic<Bool>.self, from: ["value": NSNull()]) }
+      == "Field 'value': expected Bool but found null")
+    #expect(message { _ = try decoder.decode(Generic<Date>.self, from: ["value": Int64(1)]) }
+      == "Field 'value': expected Date but found an integer")
+
+    let date = Date(timeIntervalSince1970: 1_000)
+    let lists = try decoder.decode(
+      Lists.self,
+      from: [
+        "small": [Int64(-1), 2.0], "floats": ["a": 0.5, "b": Int64(2)], "dates": ["d": Timestamp(date: date)],
+        "points": [GeoPoint(latitude: 1, longitude: 2)],
+      ])
+    #expect(lists.small == [-1, 2])
+    #expect(lists.floats == ["a": 0.5, "b": 2])
+    #expect(lists.dates == ["d": date])
+    #expect(lists.points == [GeoPoint(latitude: 1, longitude: 2)])
+
+    let valid: [String: Any] = [
+      "small": [Int64](), "floats": [String: Any](), "dates": [String: Any](), "points": [Any](),
+    ]
+    func failure(_ field: String, _ value: Any) -> String {
+      var data = valid
+      data[field] = value
+      return message { _ = try decoder.decode(Lists.self, from: data) }
+    }
+    #expect(failure("small", [Int64(1), Int64(300)]) == "Field 'small[1]': 300 does not fit in Int8")
+    #expect(failure("small", [1.5]) == "Field 'small[0]': 1.5 is not a whole number, so it cannot be decoded as Int8")
+    #expect(failure("floats", ["a": 1.0, "b": 2.0, "c": "x", "d": 4.0, "e": 5.0])
+      == "Field 'floats.c': expected Double but found a string")
+    #expect(failure("floats", ["big": 1e300]) == "Field 'floats.big': 1e+300 does not fit in Float")
+    #expect(failure("dates", ["d": "2024"]) == "Field 'dates.d': expected Date but found a string")
+    #expect(failure("points", [GeoPoint(latitude: 1, longitude: 2), [1.0, 2.0]])
+      == "Field 'points[1]': expected GeoPoint but found an array")
+  }
+
+  @Test func optionalFieldsReadMissingNullAndValues() throws {
+    struct Contact: Codable, Equatable {
+      var email: String?
+      var age: Int?
+      var score: Double?
+      var vip: Bool?
+      var tags: [String]?
+    }
+    let decoder = Firestore.Decoder()
+    #expect(try decoder.decode(Contact.self, from: [:]) == Contact())
+    #expect(
+      try decoder.decode(Contact.self, from: ["email": NSNull(), "age": NSNull(), "tags": NSNull()]) == Contact())
+    #expect(
+      try decoder.decode(
+        Contact.self, from: ["email": "e", "age": Int64(3), "score": Int64(2), "vip": true, "tags": ["t"]])
+        == Contact(email: "e", age: 3, score: 2, vip: true, tags: ["t"]))
+    let wrong = #expect(throws: DecodingError.self) { try decoder.decode(Contact.self, from: ["email": Int64(1)]) }
+    #expect(describe(try #require(wrong)) == "Field 'email': expected String but found an integer")
+    let notList = #expect(throws: DecodingError.self) { try decoder.decode(Contact.self, from: ["tags": "t"]) }
+    #expect(describe(try #require(notList)) == "Field 'tags': expected Array<String> (an array) but found a string")
+    let fraction = #expect(throws: DecodingError.self) { try decoder.decode(Contact.self, from: ["age": 2.5]) }
+    #expect(
+      describe(try #require(fraction)) == "Field 'age': 2.5 is not a whole number, so it cannot be decoded as Int")
+  }
+
   @Test func missingDocumentIsNamed() throws {
     try withTemporaryDatabase { db throws in
       let reference = db.document("users/nobody")

@@ -23,6 +23,18 @@ struct SuperKey: CodingKey {
   var intValue: Int? { nil }
 }
 
+/// A string-keyed dictionary's key in a coding path, standing in for the standard
+/// library's `_DictionaryCodingKey` (which `Dictionary.init(from:)` uses, but Hearth's
+/// decoder builds such dictionaries itself): the string, and the number it spells as
+/// `intValue`.
+struct DictionaryKey: CodingKey {
+  let stringValue: String
+  init(_ stringValue: String) { self.stringValue = stringValue }
+  init?(stringValue: String) { self.stringValue = stringValue }
+  init?(intValue: Int) { self.stringValue = "\(intValue)" }
+  var intValue: Int? { Int(stringValue) }
+}
+
 // MARK: - Messages
 
 /// Where a value is, in the words of error messages.
@@ -111,6 +123,16 @@ enum CodingNumber {
   case bool(Bool)  // an NSNumber made from a Bool
 
   init?(_ value: Any) {
+    // What Hearth's own data holds, found by exact type before the casts below: each
+    // of those is a runtime call, and numbers are decoded far more often than not.
+    if type(of: value) == Int64.self {
+      self = .integer(value as! Int64)
+      return
+    }
+    if type(of: value) == Double.self {
+      self = .double(value as! Double)
+      return
+    }
     if type(of: value) is NSNumber.Type, let number = value as? NSNumber {
       switch String(cString: number.objCType) {
       case "B": self = .bool(number.boolValue)

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 extension Database {
   /// Turns a document's `[String: Any]` data into a `Decodable` value, as Firebase's
@@ -32,6 +33,10 @@ extension Database {
   ///   thrown by a type's own `init(from:)` get the same prefix. Swift's
   ///   `localizedDescription` for a `DecodingError` ("The data couldn't be read because
   ///   it is missing.") says none of that, so print the error itself.
+  /// - Arrays, string-keyed dictionaries and `@DocumentID` are built by the decoder
+  ///   itself rather than through their `init(from:)` (see `DirectlyDecodable`), and
+  ///   coding paths only when something reads them (see `CodingPathNode`): through the
+  ///   generic `Decoder` machinery, they cost more than the rest of a decode.
   public struct Decoder: Sendable {
     /// Passed to the values' `init(from:)` as `decoder.userInfo`.
     public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
@@ -53,7 +58,7 @@ extension Database {
     func decode<T: Decodable>(_ type: T.Type, fromValue value: Any, in reference: DocumentReference?) throws -> T {
       let context = DecodingContext(reference: reference, rootType: type, userInfo: userInfo)
       do {
-        return try context.unbox(value, as: type, at: [])
+        return try context.unbox(value, as: type, at: .root)
       } catch let error as DecodingError {
         throw context.located(error)
       }
@@ -66,60 +71,102 @@ extension CodingUserInfoKey {
   static let hearthDocumentReference = CodingUserInfoKey(rawValue: "HearthDocumentReference")!
 }
 
+// MARK: - Coding paths
+
+/// A coding path as a chain from a value back to the document, built as decoding goes
+/// down and turned into the `[CodingKey]` that `codingPath` and errors show only when
+/// they ask for it.
+///
+/// Copying `codingPath + [key]` for every value cost more than converting the value
+/// itself, and almost nothing reads it: a value converted directly (a string, a number)
+/// never builds its node at all — the containers pass it as an `@autoclosure` — and a
+/// nested container or decoder adds one small node. Swift's own `JSONDecoder` does the
+/// same.
+indirect enum CodingPathNode {
+  case root
+  case key(any CodingKey, parent: CodingPathNode)
+  case index(Int, parent: CodingPathNode)
+
+  /// The path as `Decoder.codingPath` gives it, from the document down; an array
+  /// element's key is an `IndexKey`.
+  var keys: [any CodingKey] {
+    var keys: [any CodingKey] = []
+    var node = self
+    while true {
+      switch node {
+      case .root: return keys.reversed()
+      case .key(let key, let parent):
+        keys.append(key)
+        node = parent
+      case .index(let index, let parent):
+        keys.append(IndexKey(index))
+        node = parent
+      }
+    }
+  }
+}
+
 // MARK: - Context
 
 /// What every decoder of one `decode` call shares: the document, the top-level type for
 /// messages, and the conversions.
 final class DecodingContext {
   let reference: DocumentReference?
-  let documentPath: String?
   let rootType: Any.Type
-  let userInfo: [CodingUserInfoKey: Any]
+  private let decoderUserInfo: [CodingUserInfoKey: any Sendable]
+
+  /// The document's path, for messages. Lazy, like `userInfo`: only errors read it, and
+  /// `reference.path` builds a string.
+  private(set) lazy var documentPath: String? = reference?.path
+
+  /// `decoder.userInfo`: the `Database.Decoder`'s, plus the reference for `@DocumentID`.
+  /// Built when a value's `init(from:)` first reads it, which most decodes never do
+  /// (`@DocumentID` takes the reference from the context directly).
+  private(set) lazy var userInfo: [CodingUserInfoKey: Any] = makeUserInfo()
 
   init(reference: DocumentReference?, rootType: Any.Type, userInfo: [CodingUserInfoKey: any Sendable]) {
     self.reference = reference
-    self.documentPath = reference?.path
     self.rootType = rootType
-    var info = userInfo.mapValues { $0 as Any }
+    self.decoderUserInfo = userInfo
+  }
+
+  private func makeUserInfo() -> [CodingUserInfoKey: Any] {
+    var info = decoderUserInfo.mapValues { $0 as Any }
     if let reference { info[.hearthDocumentReference] = reference }
-    self.userInfo = info
+    return info
   }
 
-  /// Decodes one value: Hearth's own types and the numbers directly, anything else
-  /// through its `init(from:)`.
-  func unbox<T: Decodable>(_ value: Any, as type: T.Type, at path: [any CodingKey]) throws -> T {
-    if let direct = try directValue(value, as: type, at: path) { return direct as! T }
-    if let idType = type as? any DocumentIDProtocol.Type {
-      return try idType.init(reference: reference) as! T
+  /// Decodes one value as its `DecodingPlan` says: Swift's primitives and Hearth's own
+  /// types directly, arrays, dictionaries and `@DocumentID` as `DirectlyDecodable`
+  /// says, anything else through its `init(from:)`.
+  ///
+  /// `path` is evaluated only when a nested decoder or an error needs it.
+  func unbox<T: Decodable>(_ value: Any, as type: T.Type, at path: @autoclosure () -> CodingPathNode) throws -> T {
+    try unbox(value, as: type, plan: .of(type), at: path())
+  }
+
+  /// `unbox` with `type`'s plan already looked up, so that a collection looks its
+  /// element type up once rather than once per element.
+  func unbox<T: Decodable>(
+    _ value: Any, as type: T.Type, plan: DecodingPlan, at path: @autoclosure () -> CodingPathNode
+  ) throws -> T {
+    switch plan {
+    case .primitive(let primitive): try primitive.converted(from: value, in: self, at: path()) as! T
+    case .direct(let direct): try directValue(value, as: direct, type: type, at: path()) as! T
+    case .directlyDecodable(let directlyDecodable):
+      try directlyDecodable.decoded(from: value, in: self, at: path()) as! T
+    case .initFromDecoder: try T(from: DecoderImpl(context: self, value: value, node: path(), expectedType: type))
     }
-    return try T(from: DecoderImpl(context: self, value: value, codingPath: path, expectedType: type))
   }
 
-  /// The value as one of the types decoded without `init(from:)`, or `nil` when `type`
-  /// is not one of them.
-  private func directValue(_ value: Any, as type: Any.Type, at path: [any CodingKey]) throws -> Any? {
-    guard let direct = DirectType(type) else { return nil }
+  /// The value as `direct`, one of Hearth's stored types or a Foundation type decoded
+  /// without `init(from:)`; `type` is that type, for messages.
+  private func directValue(
+    _ value: Any, as direct: DirectType, type: Any.Type, at path: @autoclosure () -> CodingPathNode
+  ) throws -> Any {
     switch direct {
-    case .string:
-      if let string = value as? String { return string }
-      if let substring = value as? Substring { return String(substring) }
-    case .bool:
-      if let bool = value as? Bool, !(Swift.type(of: value) is NSNumber.Type) { return bool }
-      if case .bool(let bool)? = CodingNumber(value) { return bool }
-    case .int: return try integer(value, as: Int.self, at: path)
-    case .int64: return try integer(value, as: Int64.self, at: path)
-    case .double: return try double(value, at: path)
-    case .date: return try timestamp(value, as: type, at: path).dateValue()
-    case .timestamp: return try timestamp(value, as: type, at: path)
-    case .float: return try float(value, at: path)
-    case .int32: return try integer(value, as: Int32.self, at: path)
-    case .int16: return try integer(value, as: Int16.self, at: path)
-    case .int8: return try integer(value, as: Int8.self, at: path)
-    case .uint: return try integer(value, as: UInt.self, at: path)
-    case .uint64: return try integer(value, as: UInt64.self, at: path)
-    case .uint32: return try integer(value, as: UInt32.self, at: path)
-    case .uint16: return try integer(value, as: UInt16.self, at: path)
-    case .uint8: return try integer(value, as: UInt8.self, at: path)
+    case .date: return try timestamp(value, as: type, at: path()).dateValue()
+    case .timestamp: return try timestamp(value, as: type, at: path())
     case .geoPoint:
       if let point = value as? GeoPoint { return point }
     case .reference:
@@ -128,7 +175,7 @@ final class DecodingContext {
       if let data = value as? Data { return data }
     case .url:
       if let string = value as? String {
-        guard let url = URL(string: string) else { throw corrupted(path, "'\(string)' is not a valid URL") }
+        guard let url = URL(string: string) else { throw corrupted(path().keys, "'\(string)' is not a valid URL") }
         return url
       }
     case .decimal:
@@ -141,55 +188,74 @@ final class DecodingContext {
       }
     case .fieldValue:
       break  // not Decodable: never asked for
+    case .string, .bool, .double, .float, .int, .int8, .int16, .int32, .int64, .uint, .uint8, .uint16, .uint32,
+      .uint64:
+      preconditionFailure("\(type) is a DecodingPrimitive: DecodingPlan converts it as one")
     }
-    throw mismatch(type, value, path)
+    throw mismatch(type, value, path().keys)
   }
 
   /// A decoder for a value whose type is not known here (a nested container's, a
   /// super-decoder's).
-  func decoder(for value: Any, at path: [any CodingKey]) -> DecoderImpl {
-    DecoderImpl(context: self, value: value, codingPath: path, expectedType: nil)
+  func decoder(for value: Any, at node: CodingPathNode) -> DecoderImpl {
+    DecoderImpl(context: self, value: value, node: node, expectedType: nil)
   }
 
   // MARK: Conversions
 
-  private func integer<I: FixedWidthInteger>(_ value: Any, as type: I.Type, at path: [any CodingKey]) throws -> I {
-    guard let number = CodingNumber(value) else { throw mismatch(type, value, path) }
+  func string(_ value: Any, at path: @autoclosure () -> CodingPathNode) throws -> String {
+    if let string = value as? String { return string }
+    if let substring = value as? Substring { return String(substring) }
+    throw mismatch(String.self, value, path().keys)
+  }
+
+  func bool(_ value: Any, at path: @autoclosure () -> CodingPathNode) throws -> Bool {
+    if let bool = value as? Bool, !(Swift.type(of: value) is NSNumber.Type) { return bool }
+    if case .bool(let bool)? = CodingNumber(value) { return bool }
+    throw mismatch(Bool.self, value, path().keys)
+  }
+
+  func integer<I: FixedWidthInteger>(
+    _ value: Any, as type: I.Type, at path: @autoclosure () -> CodingPathNode
+  ) throws -> I {
+    guard let number = CodingNumber(value) else { throw mismatch(type, value, path().keys) }
     let result: I?
     switch number {
     case .integer(let i): result = I(exactly: i)
     case .unsigned(let u): result = I(exactly: u)
     case .double(let d):
       if d.isFinite, d != d.rounded(.towardZero) {
-        throw corrupted(path, "\(d) is not a whole number, so it cannot be decoded as \(I.self)")
+        throw corrupted(path().keys, "\(d) is not a whole number, so it cannot be decoded as \(I.self)")
       }
       result = I(exactly: d)
-    case .bool: throw mismatch(type, value, path)
+    case .bool: throw mismatch(type, value, path().keys)
     }
-    guard let result else { throw corrupted(path, "\(number.text) does not fit in \(I.self)") }
+    guard let result else { throw corrupted(path().keys, "\(number.text) does not fit in \(I.self)") }
     return result
   }
 
-  private func double(_ value: Any, at path: [any CodingKey]) throws -> Double {
+  func double(_ value: Any, at path: @autoclosure () -> CodingPathNode) throws -> Double {
     switch CodingNumber(value) {
     case .double(let d)?: d
     case .integer(let i)?: Double(i)
     case .unsigned(let u)?: Double(u)
-    case .bool?, nil: throw mismatch(Double.self, value, path)
+    case .bool?, nil: throw mismatch(Double.self, value, path().keys)
     }
   }
 
-  private func float(_ value: Any, at path: [any CodingKey]) throws -> Float {
-    let double = try self.double(value, at: path)
+  func float(_ value: Any, at path: @autoclosure () -> CodingPathNode) throws -> Float {
+    let double = try self.double(value, at: path())
     let float = Float(double)
-    if double.isFinite && !float.isFinite { throw corrupted(path, "\(double) does not fit in Float") }
+    if double.isFinite && !float.isFinite { throw corrupted(path().keys, "\(double) does not fit in Float") }
     return float
   }
 
-  private func timestamp(_ value: Any, as type: Any.Type, at path: [any CodingKey]) throws -> Timestamp {
+  private func timestamp(
+    _ value: Any, as type: Any.Type, at path: @autoclosure () -> CodingPathNode
+  ) throws -> Timestamp {
     if let timestamp = value as? Timestamp { return timestamp }
     if let date = value as? Date { return Timestamp(date: date) }
-    throw mismatch(type, value, path)
+    throw mismatch(type, value, path().keys)
   }
 
   // MARK: Errors
@@ -255,41 +321,303 @@ final class DecodingContext {
   }
 }
 
+// MARK: - Plans
+
+/// How the decoder turns a stored value into one Swift type.
+///
+/// Worked out once per type and kept: finding it out takes a table lookup and one or two
+/// protocol conformance checks (each a search in the Swift runtime), which cost more
+/// than decoding a string. Types are never unloaded, so the cache only grows with the
+/// number of distinct types decoded.
+enum DecodingPlan: Sendable {
+  /// Swift's strings, booleans and numbers.
+  case primitive(any DecodingPrimitive.Type)
+  /// Hearth's stored types and the Foundation types it stores directly (`Date`, `URL`,
+  /// `Data`, `Decimal`), by exact type, so that subclasses go through their own coding.
+  case direct(DirectType)
+  /// Arrays, string-keyed dictionaries and `@DocumentID`.
+  case directlyDecodable(any DirectlyDecodable.Type)
+  /// Anything else: its own `init(from:)`.
+  case initFromDecoder
+
+  static func of(_ type: Any.Type) -> DecodingPlan {
+    let id = ObjectIdentifier(type)
+    if let plan = cache.withLock({ $0[id] }) { return plan }
+    let plan: DecodingPlan =
+      if let primitive = type as? any DecodingPrimitive.Type {
+        .primitive(primitive)
+      } else if let direct = DirectType(type) {
+        .direct(direct)
+      } else if let directlyDecodable = type as? any DirectlyDecodable.Type {
+        .directlyDecodable(directlyDecodable)
+      } else {
+        .initFromDecoder
+      }
+    // Two threads may both work out a new type's plan; they store the same one.
+    cache.withLock { $0[id] = plan }
+    return plan
+  }
+
+  private static let cache = Mutex<[ObjectIdentifier: DecodingPlan]>([:])
+}
+
+// MARK: - Types built by the decoder
+
+/// Types that Hearth's decoder builds itself instead of calling their `init(from:)`,
+/// because going through the `Decoder` protocol costs many times what they do.
+///
+/// The standard library's `Dictionary.init(from:)` asks a keyed container for `allKeys`
+/// (an array of keys, cast to `[CodingKey]`) and then decodes each key through generic,
+/// type-erased calls; `Array.init(from:)` decodes each element through an unkeyed
+/// container; `@DocumentID` needs only the reference, not a super-decoder and
+/// `userInfo`. Each conformance does what that `init(from:)` does through Hearth's
+/// containers — the same values, the same errors, the same coding paths.
+protocol DirectlyDecodable: SendableMetatype {
+  /// The value stored as `value`, at `path`, as an `Any` holding exactly `Self`.
+  ///
+  /// `Any` rather than `Self` because the caller holds the type only as
+  /// `any DirectlyDecodable.Type` and casts the result to its own `T`: from an `Any`
+  /// that is one type comparison, and a collection built in code specialized for its
+  /// element (see `DecodingPrimitive`) gets there without a cast of its own.
+  static func decoded(
+    from value: Any, in context: DecodingContext, at path: @autoclosure () -> CodingPathNode
+  ) throws -> Any
+}
+
+extension Array: DirectlyDecodable where Element: Decodable {
+  static func decoded(
+    from value: Any, in context: DecodingContext, at path: @autoclosure () -> CodingPathNode
+  ) throws -> Any {
+    guard let array = value as? [Any] else {
+      throw context.mismatch(Self.self, value, path().keys, shape: "an array", fallback: [Any].self)
+    }
+    switch DecodingPlan.of(Element.self) {
+    case .primitive(let primitive):
+      return try primitive.convertedArray(from: array, in: context, at: path())
+    case let plan:
+      return try context.decodeArray(array) { element, index in
+        try context.unbox(element, as: Element.self, plan: plan, at: .index(index, parent: path()))
+      }
+    }
+  }
+}
+
+/// Only `String` keys: Swift codes other dictionaries as arrays of pairs or through
+/// `CodingKeyRepresentable`, which their own `init(from:)` still does.
+extension Dictionary: DirectlyDecodable where Key == String, Value: Decodable {
+  static func decoded(
+    from value: Any, in context: DecodingContext, at path: @autoclosure () -> CodingPathNode
+  ) throws -> Any {
+    guard let map = value as? [String: Any] else {
+      throw context.mismatch(Self.self, value, path().keys, shape: "a map", fallback: [String: Any].self)
+    }
+    switch DecodingPlan.of(Value.self) {
+    case .primitive(let primitive):
+      return try primitive.convertedMap(from: map, in: context, at: path())
+    case let plan:
+      return try context.decodeMap(map) { element, key in
+        try context.unbox(element, as: Value.self, plan: plan, at: .key(DictionaryKey(key), parent: path()))
+      }
+    }
+  }
+}
+
+extension DecodingContext {
+  /// `array`'s elements, each decoded by `decode` with its index.
+  ///
+  /// Generic over the element so that `DecodingPrimitive` can call it from code
+  /// specialized for its type: a Swift array or dictionary built in unspecialized code
+  /// looks up its generic metadata on every call, which cost several times the
+  /// conversions themselves.
+  func decodeArray<Element>(_ array: [Any], _ decode: (Any, Int) throws -> Element) throws -> [Element] {
+    var result: [Element] = []
+    result.reserveCapacity(array.count)
+    for (index, element) in array.enumerated() {
+      result.append(try decode(element, index))
+    }
+    return result
+  }
+
+  /// `map`'s values, each decoded by `decode` with its key (see `decodeArray`).
+  ///
+  /// The values are decoded in the map's order, as `allKeys` gives them to
+  /// `Dictionary.init(from:)`, so that the first bad value is the one it reported.
+  func decodeMap<Value>(_ map: [String: Any], _ decode: (Any, String) throws -> Value) throws -> [String: Value] {
+    var result: [String: Value] = .init(minimumCapacity: map.count)
+    for (key, element) in map {
+      result[key] = try decode(element, key)
+    }
+    return result
+  }
+}
+
+// MARK: - Swift's primitives
+
+/// The types that the containers' non-generic `decode` overloads take (Swift's strings,
+/// booleans and numbers), each with its conversion, so that those overloads call the
+/// conversion straight away instead of going through `unbox` and a `DecodingPlan`, and
+/// arrays and dictionaries of them are built in code specialized for them.
+protocol DecodingPrimitive: Decodable, SendableMetatype {
+  static func converted(
+    from value: Any, in context: DecodingContext, at path: @autoclosure () -> CodingPathNode
+  ) throws -> Self
+
+  /// An array of these (`[String]`, `[Int]`…), built in code specialized for `Self` (see
+  /// `DecodingContext.decodeArray`), as an `Any` holding exactly `[Self]`.
+  ///
+  /// A requirement, not just an extension method, so that `Array.decoded` reaches the
+  /// specialized code through the conformance. `Any` for the reason
+  /// `DirectlyDecodable.decoded` gives: a `[Self]` result, reached through
+  /// `any DecodingPrimitive.Type`, would be erased to `[any DecodingPrimitive]` element
+  /// by element.
+  static func convertedArray(
+    from array: [Any], in context: DecodingContext, at path: @autoclosure () -> CodingPathNode
+  ) throws -> Any
+
+  /// A string-keyed dictionary of these (`[String: String]`…), as `convertedArray`.
+  static func convertedMap(
+    from map: [String: Any], in context: DecodingContext, at path: @autoclosure () -> CodingPathNode
+  ) throws -> Any
+}
+
+extension DecodingPrimitive {
+  static func convertedArray(
+    from array: [Any], in context: DecodingContext, at path: @autoclosure () -> CodingPathNode
+  ) throws -> Any {
+    try context.decodeArray(array) { element, index in
+      try converted(from: element, in: context, at: .index(index, parent: path()))
+    }
+  }
+
+  /// Converts the values with `mapValues`, which keeps the map's hash table — no key is
+  /// hashed or inserted again. Its closure does not see the keys, so when a value does
+  /// not convert, this decodes again key by key (as `decodeMap`) to throw the error
+  /// with the right one; conversions have no side effects, so that is safe.
+  static func convertedMap(
+    from map: [String: Any], in context: DecodingContext, at path: @autoclosure () -> CodingPathNode
+  ) throws -> Any {
+    if let converted = try? map.mapValues({ try converted(from: $0, in: context, at: .root) }) { return converted }
+    return try context.decodeMap(map) { element, key in
+      try converted(from: element, in: context, at: .key(DictionaryKey(key), parent: path()))
+    }
+  }
+}
+
+extension String: DecodingPrimitive {
+  static func converted(
+    from value: Any, in context: DecodingContext, at path: @autoclosure () -> CodingPathNode
+  ) throws -> String {
+    try context.string(value, at: path())
+  }
+}
+
+extension Bool: DecodingPrimitive {
+  static func converted(
+    from value: Any, in context: DecodingContext, at path: @autoclosure () -> CodingPathNode
+  ) throws -> Bool {
+    try context.bool(value, at: path())
+  }
+}
+
+extension Double: DecodingPrimitive {
+  static func converted(
+    from value: Any, in context: DecodingContext, at path: @autoclosure () -> CodingPathNode
+  ) throws -> Double {
+    try context.double(value, at: path())
+  }
+}
+
+extension Float: DecodingPrimitive {
+  static func converted(
+    from value: Any, in context: DecodingContext, at path: @autoclosure () -> CodingPathNode
+  ) throws -> Float {
+    try context.float(value, at: path())
+  }
+}
+
+extension DecodingPrimitive where Self: FixedWidthInteger {
+  static func converted(
+    from value: Any, in context: DecodingContext, at path: @autoclosure () -> CodingPathNode
+  ) throws -> Self {
+    try context.integer(value, as: Self.self, at: path())
+  }
+}
+
+extension Int: DecodingPrimitive {}
+extension Int8: DecodingPrimitive {}
+extension Int16: DecodingPrimitive {}
+extension Int32: DecodingPrimitive {}
+extension Int64: DecodingPrimitive {}
+extension UInt: DecodingPrimitive {}
+extension UInt8: DecodingPrimitive {}
+extension UInt16: DecodingPrimitive {}
+extension UInt32: DecodingPrimitive {}
+extension UInt64: DecodingPrimitive {}
+
 // MARK: - Decoder
 
-struct DecoderImpl: Swift.Decoder {
+/// A class, as `KeyedDecoder` is: it travels as `any Decoder`, which holds a reference
+/// in place but had to allocate a box for a struct this size, and `@DocumentID` casts
+/// it back, which copied the struct.
+final class DecoderImpl: Swift.Decoder {
   let context: DecodingContext
   let value: Any
-  let codingPath: [any CodingKey]
+  let node: CodingPathNode
   /// The type being decoded, for messages; `nil` under `superDecoder()`.
   let expectedType: Any.Type?
+  var codingPath: [any CodingKey] { node.keys }
   var userInfo: [CodingUserInfoKey: Any] { context.userInfo }
+
+  init(context: DecodingContext, value: Any, node: CodingPathNode, expectedType: Any.Type?) {
+    self.context = context
+    self.value = value
+    self.node = node
+    self.expectedType = expectedType
+  }
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
     guard let map = value as? [String: Any] else {
       throw context.mismatch(expectedType, value, codingPath, shape: "a map", fallback: [String: Any].self)
     }
-    return KeyedDecodingContainer(KeyedDecoder<Key>(context: context, map: map, codingPath: codingPath))
+    return KeyedDecodingContainer(KeyedDecoder<Key>(context: context, map: map, node: node))
   }
 
   func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
     guard let array = value as? [Any] else {
       throw context.mismatch(expectedType, value, codingPath, shape: "an array", fallback: [Any].self)
     }
-    return UnkeyedDecoder(context: context, array: array, codingPath: codingPath)
+    return UnkeyedDecoder(context: context, array: array, node: node)
   }
 
   func singleValueContainer() throws -> any SingleValueDecodingContainer {
-    SingleValueDecoder(context: context, value: value, codingPath: codingPath)
+    SingleValueDecoder(context: context, value: value, node: node)
   }
 }
 
 // MARK: - Containers
 
-struct KeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
+/// The null that a missing super value decodes from: one shared instance, because
+/// `NSNull()` allocates (a `@DocumentID` property asks for one on every decode).
+private let missingValue = NSNull()
+
+/// Implements every `decode` and `decodeIfPresent` overload itself: the protocol's
+/// defaults would look the key up three times (`contains`, `decodeNil`, `decode`) and
+/// send Swift's primitives through the generic path.
+///
+/// A class, not a struct: `KeyedDecodingContainer`'s type-erasing box copies its
+/// container on every call, and copying a reference is one retain where copying this
+/// struct's three references went through its generic value witnesses.
+final class KeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
   let context: DecodingContext
   let map: [String: Any]
-  let codingPath: [any CodingKey]
+  let node: CodingPathNode
+  var codingPath: [any CodingKey] { node.keys }
+
+  init(context: DecodingContext, map: [String: Any], node: CodingPathNode) {
+    self.context = context
+    self.map = map
+    self.node = node
+  }
 
   var allKeys: [Key] { map.keys.compactMap { Key(stringValue: $0) } }
 
@@ -299,6 +627,14 @@ struct KeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
     guard let value = map[key.stringValue] else { throw context.keyNotFound(key, in: codingPath) }
     return value
   }
+
+  /// The value at `key`, or `nil` when it is missing or null, as `decodeIfPresent` reads it.
+  private func presentValue(_ key: Key) -> Any? {
+    guard let value = map[key.stringValue], !(value is NSNull) else { return nil }
+    return value
+  }
+
+  private func path(_ key: Key) -> CodingPathNode { .key(key, parent: node) }
 
   func decodeNil(forKey key: Key) throws -> Bool { try value(key) is NSNull }
 
@@ -317,59 +653,87 @@ struct KeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
   func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try primitive(type, key) }
   func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try primitive(type, key) }
 
-  private func primitive<T: Decodable>(_ type: T.Type, _ key: Key) throws -> T {
-    try context.unbox(try value(key), as: type, at: codingPath + [key])
+  func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try primitiveIfPresent(type, key) }
+  func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try primitiveIfPresent(type, key) }
+  func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try primitiveIfPresent(type, key) }
+  func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? { try primitiveIfPresent(type, key) }
+  func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try primitiveIfPresent(type, key) }
+  func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try primitiveIfPresent(type, key) }
+  func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try primitiveIfPresent(type, key) }
+  func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try primitiveIfPresent(type, key) }
+  func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try primitiveIfPresent(type, key) }
+  func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try primitiveIfPresent(type, key) }
+  func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try primitiveIfPresent(type, key) }
+  func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try primitiveIfPresent(type, key) }
+  func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try primitiveIfPresent(type, key) }
+  func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try primitiveIfPresent(type, key) }
+
+  private func primitive<T: DecodingPrimitive>(_ type: T.Type, _ key: Key) throws -> T {
+    try T.converted(from: try value(key), in: context, at: path(key))
+  }
+
+  private func primitiveIfPresent<T: DecodingPrimitive>(_ type: T.Type, _ key: Key) throws -> T? {
+    guard let value = presentValue(key) else { return nil }
+    return try T.converted(from: value, in: context, at: path(key))
   }
 
   func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-    // These two cases also hold for generic code that reaches this method instead of
-    // the `KeyedDecodingContainer` overloads that synthesized conformances call.
-    if let idType = type as? any DocumentIDProtocol.Type {
-      return try idType.init(reference: context.reference) as! T
-    }
     guard let value = map[key.stringValue] else {
+      // These two cases also hold for generic code that reaches this method instead of
+      // the `KeyedDecodingContainer` overloads that synthesized conformances call. (A
+      // present `@DocumentID` is `DirectlyDecodable`, which ignores the value.)
+      if let idType = type as? any DocumentIDProtocol.Type {
+        return try idType.init(reference: context.reference) as! T
+      }
       if let nilType = type as? any NilWhenMissing.Type { return nilType.missing as! T }
       throw context.keyNotFound(key, in: codingPath)
     }
-    return try context.unbox(value, as: type, at: codingPath + [key])
+    return try context.unbox(value, as: type, at: path(key))
+  }
+
+  func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+    guard let value = presentValue(key) else { return nil }
+    return try context.unbox(value, as: type, at: path(key))
   }
 
   func nestedContainer<NestedKey: CodingKey>(
     keyedBy type: NestedKey.Type, forKey key: Key
   ) throws -> KeyedDecodingContainer<NestedKey> {
-    try context.decoder(for: try value(key), at: codingPath + [key]).container(keyedBy: type)
+    try context.decoder(for: try value(key), at: path(key)).container(keyedBy: type)
   }
 
   func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-    try context.decoder(for: try value(key), at: codingPath + [key]).unkeyedContainer()
+    try context.decoder(for: try value(key), at: path(key)).unkeyedContainer()
   }
 
   /// A missing super value decodes from null, as in JSONDecoder.
   func superDecoder() throws -> any Swift.Decoder {
-    context.decoder(for: map["super"] ?? NSNull(), at: codingPath + [SuperKey()])
+    context.decoder(for: map["super"] ?? missingValue, at: .key(SuperKey(), parent: node))
   }
 
+  /// `@DocumentID` properties come here, usually for a key the data does not have.
   func superDecoder(forKey key: Key) throws -> any Swift.Decoder {
-    context.decoder(for: map[key.stringValue] ?? NSNull(), at: codingPath + [key])
+    context.decoder(for: map[key.stringValue] ?? missingValue, at: path(key))
   }
 }
 
 struct UnkeyedDecoder: UnkeyedDecodingContainer {
   let context: DecodingContext
   let array: [Any]
-  let codingPath: [any CodingKey]
+  let node: CodingPathNode
   private(set) var currentIndex = 0
 
-  init(context: DecodingContext, array: [Any], codingPath: [any CodingKey]) {
+  init(context: DecodingContext, array: [Any], node: CodingPathNode) {
     self.context = context
     self.array = array
-    self.codingPath = codingPath
+    self.node = node
   }
 
+  var codingPath: [any CodingKey] { node.keys }
   var count: Int? { array.count }
   var isAtEnd: Bool { currentIndex >= array.count }
 
-  private var currentPath: [any CodingKey] { codingPath + [IndexKey(currentIndex)] }
+  private var currentPath: CodingPathNode { .index(currentIndex, parent: node) }
 
   /// The next element; it is consumed only when decoding it succeeds.
   private func next(_ type: Any.Type) throws -> Any {
@@ -377,7 +741,7 @@ struct UnkeyedDecoder: UnkeyedDecodingContainer {
       throw DecodingError.valueNotFound(
         type,
         DecodingError.Context(
-          codingPath: currentPath,
+          codingPath: currentPath.keys,
           debugDescription: "\(context.location(codingPath)): expected \(CodingText.typeName(type)) at index "
             + "\(currentIndex) but the array has only \(array.count) elements"))
     }
@@ -390,24 +754,29 @@ struct UnkeyedDecoder: UnkeyedDecodingContainer {
     return true
   }
 
-  mutating func decode(_ type: Bool.Type) throws -> Bool { try decode(generic: type) }
-  mutating func decode(_ type: String.Type) throws -> String { try decode(generic: type) }
-  mutating func decode(_ type: Double.Type) throws -> Double { try decode(generic: type) }
-  mutating func decode(_ type: Float.Type) throws -> Float { try decode(generic: type) }
-  mutating func decode(_ type: Int.Type) throws -> Int { try decode(generic: type) }
-  mutating func decode(_ type: Int8.Type) throws -> Int8 { try decode(generic: type) }
-  mutating func decode(_ type: Int16.Type) throws -> Int16 { try decode(generic: type) }
-  mutating func decode(_ type: Int32.Type) throws -> Int32 { try decode(generic: type) }
-  mutating func decode(_ type: Int64.Type) throws -> Int64 { try decode(generic: type) }
-  mutating func decode(_ type: UInt.Type) throws -> UInt { try decode(generic: type) }
-  mutating func decode(_ type: UInt8.Type) throws -> UInt8 { try decode(generic: type) }
-  mutating func decode(_ type: UInt16.Type) throws -> UInt16 { try decode(generic: type) }
-  mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try decode(generic: type) }
-  mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try decode(generic: type) }
-  mutating func decode<T: Decodable>(_ type: T.Type) throws -> T { try decode(generic: type) }
+  mutating func decode(_ type: Bool.Type) throws -> Bool { try primitive(type) }
+  mutating func decode(_ type: String.Type) throws -> String { try primitive(type) }
+  mutating func decode(_ type: Double.Type) throws -> Double { try primitive(type) }
+  mutating func decode(_ type: Float.Type) throws -> Float { try primitive(type) }
+  mutating func decode(_ type: Int.Type) throws -> Int { try primitive(type) }
+  mutating func decode(_ type: Int8.Type) throws -> Int8 { try primitive(type) }
+  mutating func decode(_ type: Int16.Type) throws -> Int16 { try primitive(type) }
+  mutating func decode(_ type: Int32.Type) throws -> Int32 { try primitive(type) }
+  mutating func decode(_ type: Int64.Type) throws -> Int64 { try primitive(type) }
+  mutating func decode(_ type: UInt.Type) throws -> UInt { try primitive(type) }
+  mutating func decode(_ type: UInt8.Type) throws -> UInt8 { try primitive(type) }
+  mutating func decode(_ type: UInt16.Type) throws -> UInt16 { try primitive(type) }
+  mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try primitive(type) }
+  mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try primitive(type) }
 
-  private mutating func decode<T: Decodable>(generic type: T.Type) throws -> T {
+  mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
     let result = try context.unbox(try next(type), as: type, at: currentPath)
+    currentIndex += 1
+    return result
+  }
+
+  private mutating func primitive<T: DecodingPrimitive>(_ type: T.Type) throws -> T {
+    let result = try T.converted(from: try next(type), in: context, at: currentPath)
     currentIndex += 1
     return result
   }
@@ -436,23 +805,28 @@ struct UnkeyedDecoder: UnkeyedDecodingContainer {
 struct SingleValueDecoder: SingleValueDecodingContainer {
   let context: DecodingContext
   let value: Any
-  let codingPath: [any CodingKey]
+  let node: CodingPathNode
+  var codingPath: [any CodingKey] { node.keys }
 
   func decodeNil() -> Bool { value is NSNull }
 
-  func decode(_ type: Bool.Type) throws -> Bool { try context.unbox(value, as: type, at: codingPath) }
-  func decode(_ type: String.Type) throws -> String { try context.unbox(value, as: type, at: codingPath) }
-  func decode(_ type: Double.Type) throws -> Double { try context.unbox(value, as: type, at: codingPath) }
-  func decode(_ type: Float.Type) throws -> Float { try context.unbox(value, as: type, at: codingPath) }
-  func decode(_ type: Int.Type) throws -> Int { try context.unbox(value, as: type, at: codingPath) }
-  func decode(_ type: Int8.Type) throws -> Int8 { try context.unbox(value, as: type, at: codingPath) }
-  func decode(_ type: Int16.Type) throws -> Int16 { try context.unbox(value, as: type, at: codingPath) }
-  func decode(_ type: Int32.Type) throws -> Int32 { try context.unbox(value, as: type, at: codingPath) }
-  func decode(_ type: Int64.Type) throws -> Int64 { try context.unbox(value, as: type, at: codingPath) }
-  func decode(_ type: UInt.Type) throws -> UInt { try context.unbox(value, as: type, at: codingPath) }
-  func decode(_ type: UInt8.Type) throws -> UInt8 { try context.unbox(value, as: type, at: codingPath) }
-  func decode(_ type: UInt16.Type) throws -> UInt16 { try context.unbox(value, as: type, at: codingPath) }
-  func decode(_ type: UInt32.Type) throws -> UInt32 { try context.unbox(value, as: type, at: codingPath) }
-  func decode(_ type: UInt64.Type) throws -> UInt64 { try context.unbox(value, as: type, at: codingPath) }
-  func decode<T: Decodable>(_ type: T.Type) throws -> T { try context.unbox(value, as: type, at: codingPath) }
+  func decode(_ type: Bool.Type) throws -> Bool { try primitive(type) }
+  func decode(_ type: String.Type) throws -> String { try primitive(type) }
+  func decode(_ type: Double.Type) throws -> Double { try primitive(type) }
+  func decode(_ type: Float.Type) throws -> Float { try primitive(type) }
+  func decode(_ type: Int.Type) throws -> Int { try primitive(type) }
+  func decode(_ type: Int8.Type) throws -> Int8 { try primitive(type) }
+  func decode(_ type: Int16.Type) throws -> Int16 { try primitive(type) }
+  func decode(_ type: Int32.Type) throws -> Int32 { try primitive(type) }
+  func decode(_ type: Int64.Type) throws -> Int64 { try primitive(type) }
+  func decode(_ type: UInt.Type) throws -> UInt { try primitive(type) }
+  func decode(_ type: UInt8.Type) throws -> UInt8 { try primitive(type) }
+  func decode(_ type: UInt16.Type) throws -> UInt16 { try primitive(type) }
+  func decode(_ type: UInt32.Type) throws -> UInt32 { try primitive(type) }
+  func decode(_ type: UInt64.Type) throws -> UInt64 { try primitive(type) }
+  func decode<T: Decodable>(_ type: T.Type) throws -> T { try context.unbox(value, as: type, at: node) }
+
+  private func primitive<T: DecodingPrimitive>(_ type: T.Type) throws -> T {
+    try T.converted(from: value, in: context, at: node)
+  }
 }

@@ -63,11 +63,26 @@ extension DocumentID: DocumentIDProtocol {
   }
 }
 
+/// Hearth's decoder fills a `@DocumentID` from its reference, whatever the data holds
+/// under its key.
+extension DocumentID: DirectlyDecodable {
+  static func decoded(
+    from value: Any, in context: DecodingContext, at path: @autoclosure () -> CodingPathNode
+  ) throws -> Any {
+    try Self(reference: context.reference)
+  }
+}
+
 extension DocumentID: Codable {
   /// Takes the document's reference from `decoder.userInfo`, where Hearth's decoder puts
   /// it; `nil` without one.
+  ///
+  /// `@inlinable`, as the `KeyedDecodingContainer.decode(_:forKey:)` overload below, so
+  /// that the model's module specializes both for its `Value`: unspecialized, their
+  /// generic metadata lookups cost more than the rest of a `@DocumentID`.
+  @inlinable
   public init(from decoder: any Decoder) throws {
-    try self.init(reference: decoder.userInfo[.hearthDocumentReference] as? DocumentReference)
+    self.init(wrappedValue: try documentReference(decodedBy: decoder).map(Value.wrap))
   }
 
   /// Reached only when a `@DocumentID` value is encoded on its own (in an array, say),
@@ -88,10 +103,21 @@ extension KeyedEncodingContainer {
   public mutating func encode<Value>(_ value: DocumentID<Value>, forKey key: Key) throws {}
 }
 
+/// The reference of the document that `decoder` reads, as `DocumentID.init(from:)`
+/// takes it: Hearth's decoder has it at hand (building its `userInfo` to look it up
+/// would cost more than the rest of the document); another decoder may have it in
+/// `userInfo`.
+@usableFromInline
+func documentReference(decodedBy decoder: any Decoder) -> DocumentReference? {
+  if let decoder = decoder as? DecoderImpl, let reference = decoder.context.reference { return reference }
+  return decoder.userInfo[.hearthDocumentReference] as? DocumentReference
+}
+
 extension KeyedDecodingContainer {
   /// Fills a `@DocumentID` property from the document's reference, whether or not the
   /// data has a field of that name (synthesized `init(from:)` would otherwise throw
   /// `keyNotFound` when it has none).
+  @inlinable
   public func decode<Value>(_ type: DocumentID<Value>.Type, forKey key: Key) throws -> DocumentID<Value> {
     guard let decoder = try? superDecoder(forKey: key) else { return DocumentID(wrappedValue: nil) }
     return try DocumentID(from: decoder)

@@ -52,9 +52,9 @@ public enum DocumentCodec {
       encode(value, into: &writer)
       return
     }
-    for key in Value.sortedKeys(fields) {
+    for (key, value) in fields.sorted(by: { Value.compareUTF8($0.key, $1.key) < 0 }) {
       writer.string(key)
-      encode(fields[key]!, into: &writer)
+      encode(value, into: &writer)
     }
   }
 

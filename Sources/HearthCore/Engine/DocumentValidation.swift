@@ -8,7 +8,8 @@ public enum DocumentValidation {
 
   /// - Throws: `invalidArgument` naming the document, the field and the rule broken.
   public static func validate(_ fields: [String: Value], of key: DocumentKey) throws {
-    try validateMap(fields, at: FieldPath([]), depth: 0, key: key)
+    var path: [String] = []
+    try validateMap(fields, at: &path, depth: 0, key: key)
     let size = documentSize(key: key, fields: fields)
     if size > maxDocumentSize {
       throw HearthError.invalidArgument(
@@ -27,31 +28,34 @@ public enum DocumentValidation {
     return nil
   }
 
-  private static func fail(_ key: DocumentKey, _ path: FieldPath, _ rule: String) -> HearthError {
-    HearthError.invalidArgument("Invalid data for document \(key), field \(path): \(rule)")
+  private static func fail(_ key: DocumentKey, _ path: [String], _ rule: String) -> HearthError {
+    HearthError.invalidArgument("Invalid data for document \(key), field \(FieldPath(path)): \(rule)")
   }
 
-  private static func validateMap(_ fields: [String: Value], at path: FieldPath, depth: Int, key: DocumentKey) throws {
+  /// `path` is a stack of names, pushed and popped on the way down, so that no field
+  /// path is built unless there is an error to report.
+  private static func validateMap(_ fields: [String: Value], at path: inout [String], depth: Int, key: DocumentKey) throws {
     for (name, value) in fields {
-      let fieldPath = path.appending(name)
-      if let problem = problem(withFieldName: name) { throw fail(key, fieldPath, problem) }
-      try validateValue(value, at: fieldPath, depth: depth, insideArray: false, key: key)
+      path.append(name)
+      defer { path.removeLast() }
+      if let problem = problem(withFieldName: name) { throw fail(key, path, problem) }
+      try validateValue(value, at: &path, depth: depth, insideArray: false, key: key)
     }
   }
 
   private static func validateValue(
-    _ value: Value, at path: FieldPath, depth: Int, insideArray: Bool, key: DocumentKey
+    _ value: Value, at path: inout [String], depth: Int, insideArray: Bool, key: DocumentKey
   ) throws {
     switch value {
     case .array(let elements):
       if insideArray { throw fail(key, path, "Nested arrays are not supported") }
       guard depth < maxDepth else { throw tooDeep(key, path) }
       for element in elements {
-        try validateValue(element, at: path, depth: depth + 1, insideArray: true, key: key)
+        try validateValue(element, at: &path, depth: depth + 1, insideArray: true, key: key)
       }
     case .map(let fields):
       guard depth < maxDepth else { throw tooDeep(key, path) }
-      try validateMap(fields, at: path, depth: depth + 1, key: key)
+      try validateMap(fields, at: &path, depth: depth + 1, key: key)
     case .timestamp(let timestamp):
       if !timestamp.isInFirestoreRange {
         throw fail(key, path, "Timestamp seconds out of range: \(timestamp.seconds) (valid years are 1 to 9999)")
@@ -67,7 +71,7 @@ public enum DocumentValidation {
     }
   }
 
-  private static func tooDeep(_ key: DocumentKey, _ path: FieldPath) -> HearthError {
+  private static func tooDeep(_ key: DocumentKey, _ path: [String]) -> HearthError {
     fail(key, path, "maps and arrays are nested more than \(maxDepth) levels deep")
   }
 

@@ -133,6 +133,11 @@ extension Value: Comparable, Hashable {
   /// Strings by their UTF-8 bytes (Unicode code point order), not by Swift's
   /// canonical-equivalence comparison.
   public static func compareUTF8(_ x: String, _ y: String) -> Int {
+    let direct = x.utf8.withContiguousStorageIfAvailable { a in
+      y.utf8.withContiguousStorageIfAvailable { b in compareRaw(UnsafeRawBufferPointer(a), UnsafeRawBufferPointer(b)) }
+    }
+    if let direct, let result = direct { return result }
+    // Strings bridged from Foundation may not be contiguous UTF-8: copy them once.
     var x = x
     var y = y
     return x.withUTF8 { a in
