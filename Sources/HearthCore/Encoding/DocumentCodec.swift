@@ -52,9 +52,14 @@ public enum DocumentCodec {
       encode(value, into: &writer)
       return
     }
-    for (key, value) in fields.sorted(by: { Value.compareUTF8($0.key, $1.key) < 0 }) {
-      writer.string(key)
-      encode(value, into: &writer)
+    // Sort positions rather than (key, value) pairs: moving an Int is cheaper than
+    // moving a pair of a String and a Value.
+    let entries = ContiguousArray(fields)
+    var order = ContiguousArray(entries.indices)
+    order.sort { Value.compareUTF8(entries[$0].key, entries[$1].key) < 0 }
+    for index in order {
+      writer.string(entries[index].key)
+      encode(entries[index].value, into: &writer)
     }
   }
 
