@@ -57,7 +57,8 @@ public final class DocumentReference: Hashable, Sendable, CustomStringConvertibl
     case .success(let key):
       do {
         let relative = try ResourcePath.parse(path, what: "Collection path")
-        return CollectionReference(database: firestore, checking: key.path.appending(relative), raw: "\(key.path)/\(path)")
+        return CollectionReference(
+          database: firestore, checking: key.path.appending(relative), raw: "\(key.path)/\(path)")
       } catch {
         return CollectionReference(database: firestore, invalid: error as! HearthError, path: "\(key.path)/\(path)")
       }

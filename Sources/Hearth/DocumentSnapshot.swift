@@ -85,9 +85,11 @@ public final class QuerySnapshot: @unchecked Sendable {
   init(query: Query, documents: [QueryDocumentSnapshot], changes: [DocumentChange]? = nil) {
     self.query = query
     self.documents = documents
-    self.documentChanges = changes ?? documents.enumerated().map { index, document in
-      DocumentChange(type: .added, document: document, oldIndex: UInt(NSNotFound), newIndex: UInt(index))
-    }
+    self.documentChanges =
+      changes
+      ?? documents.enumerated().map { index, document in
+        DocumentChange(type: .added, document: document, oldIndex: UInt(NSNotFound), newIndex: UInt(index))
+      }
   }
 
   public func documentChanges(includeMetadataChanges: Bool) -> [DocumentChange] { documentChanges }

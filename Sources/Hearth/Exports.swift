@@ -1,8 +1,9 @@
-@_exported import struct Foundation.Data
-@_exported import struct Foundation.Date
-@_exported import class Dispatch.DispatchQueue
 import Foundation
 import HearthCore
+
+@_exported import class Dispatch.DispatchQueue
+@_exported import struct Foundation.Data
+@_exported import struct Foundation.Date
 
 /// Hearth's value types, shared with the engine. Each behaves as its Firebase namesake.
 public typealias Timestamp = HearthCore.Timestamp

@@ -28,7 +28,8 @@ public class Query: @unchecked Sendable {
       target = .failure(HearthError(.invalidArgument, "Collection ID cannot be empty."))
     } else if collectionID.contains("/") {
       target = .failure(
-        HearthError(.invalidArgument, "Invalid collection ID (\(collectionID)). Collection IDs must not contain / in them."))
+        HearthError(
+          .invalidArgument, "Invalid collection ID (\(collectionID)). Collection IDs must not contain / in them."))
     } else if let problem = ResourcePath.problem(withID: collectionID) {
       target = .failure(HearthError(.invalidArgument, "Invalid collection ID (\(collectionID)). \(problem)"))
     } else {
@@ -56,7 +57,8 @@ public class Query: @unchecked Sendable {
       }
       return collections.count > 1 ? documents.sorted { $0.key < $1.key } : documents
     }
-    return QuerySnapshot(query: self, documents: documents.map { QueryDocumentSnapshot(database: firestore, document: $0) })
+    return QuerySnapshot(
+      query: self, documents: documents.map { QueryDocumentSnapshot(database: firestore, document: $0) })
   }
 
   public func getDocuments() async throws -> QuerySnapshot {

@@ -61,7 +61,8 @@ public final class Transaction {
   }
 
   @discardableResult
-  public func setData(_ data: [String: Any], forDocument document: DocumentReference, mergeFields: [Any]) -> Transaction {
+  public func setData(_ data: [String: Any], forDocument document: DocumentReference, mergeFields: [Any]) -> Transaction
+  {
     record { try document.reader.merge(data, fields: mergeFields) }
   }
 

@@ -50,7 +50,8 @@ struct UserDataReader {
     var path = PathStack(names: [])
     let fields = try readMap(data, at: &path, context: .merge, depth: 0, belowArray: false, into: &accumulator)
     guard let requested else {
-      return Write(key: key, kind: .patch(fields: fields, mask: accumulator.leafPaths), transforms: accumulator.transforms)
+      return Write(
+        key: key, kind: .patch(fields: fields, mask: accumulator.leafPaths), transforms: accumulator.transforms)
     }
     var mask: [FieldPath] = []
     var covering: [FieldPath] = []
@@ -62,7 +63,8 @@ struct UserDataReader {
       default:
         throw invalid("All elements in mergeFields: must be Strings or FieldPaths, but found \(typeName(element)).")
       }
-      let present = accumulator.leafPaths.contains { path.isPrefix(of: $0) }
+      let present =
+        accumulator.leafPaths.contains { path.isPrefix(of: $0) }
         || accumulator.transforms.contains { path.isPrefix(of: $0.path) }
       guard present else {
         throw invalid("Field '\(path)' is specified in your field mask but missing from your input data.")
@@ -73,7 +75,8 @@ struct UserDataReader {
       // only transforms are below it. These are Firestore's cross-SDK conformance rules.
       if !accumulator.transforms.contains(where: { $0.path == path }) { mask.append(path) }
     }
-    let transforms = accumulator.transforms.filter { transform in covering.contains { $0.isPrefix(of: transform.path) } }
+    let transforms = accumulator.transforms.filter { transform in covering.contains { $0.isPrefix(of: transform.path) }
+    }
     return Write(key: key, kind: .patch(fields: fields, mask: mask), transforms: transforms)
   }
 
@@ -89,7 +92,8 @@ struct UserDataReader {
       case let string as String: path = try parseDotted(string)
       case let fieldPath as FieldPath: path = try validated(fieldPath)
       default:
-        throw invalid("Dictionary keys in updateData: must be Strings or FieldPaths, but found \(typeName(rawKey.base)).")
+        throw invalid(
+          "Dictionary keys in updateData: must be Strings or FieldPaths, but found \(typeName(rawKey.base)).")
       }
       for name in path.segments {
         if let problem = DocumentValidation.problem(withFieldName: name) {
@@ -126,7 +130,8 @@ struct UserDataReader {
     var path = PathStack(names: field.segments)
     guard
       let result = try readValue(
-        value, at: &path, context: .argument, depth: 0, inArray: insideArray, belowArray: insideArray, into: &accumulator)
+        value, at: &path, context: .argument, depth: 0, inArray: insideArray, belowArray: insideArray,
+        into: &accumulator)
     else {
       throw invalid("A value is missing", field: field)
     }
@@ -176,7 +181,9 @@ struct UserDataReader {
       return nil
     case .map(let map):
       guard depth < DocumentValidation.maxDepth else { throw tooDeep(path.fieldPath) }
-      if map.isEmpty, context == .merge, !path.names.isEmpty, !belowArray { accumulator.leafPaths.append(path.fieldPath) }
+      if map.isEmpty, context == .merge, !path.names.isEmpty, !belowArray {
+        accumulator.leafPaths.append(path.fieldPath)
+      }
       return .map(
         try readMap(map, at: &path, context: context, depth: depth + 1, belowArray: belowArray, into: &accumulator))
     case .array(let array):
@@ -252,7 +259,8 @@ struct UserDataReader {
       case .update:
         throw invalid("FieldValue.delete() can only appear at the top level of your update data", field: path)
       default:
-        throw invalid("FieldValue.delete() can only be used with updateData() and setData() with merge:true", field: path)
+        throw invalid(
+          "FieldValue.delete() can only be used with updateData() and setData() with merge:true", field: path)
       }
       return
     case .serverTimestamp: operation = .serverTimestamp
@@ -276,7 +284,8 @@ struct UserDataReader {
     switch ScalarValue(raw) {
     case .value(let value): return value
     case .tooLarge(let value):
-      throw invalid("Integer \(value) is too large: integers must fit in a signed 64-bit integer", field: path.fieldPath)
+      throw invalid(
+        "Integer \(value) is too large: integers must fit in a signed 64-bit integer", field: path.fieldPath)
     case .unsupported:
       throw invalid("Unsupported type: \(typeName(raw))", field: path.fieldPath)
     }
@@ -293,7 +302,6 @@ struct UserDataReader {
   }
 
   // MARK: - Paths and errors
-
 
   private func parseDotted(_ string: String) throws -> FieldPath {
     do { return try FieldPath.parse(dotted: string) } catch let error as HearthError { throw invalid(error.message) }

@@ -38,7 +38,8 @@ public final class WriteBatch {
   }
 
   @discardableResult
-  public func setData(_ data: [String: Any], forDocument document: DocumentReference, mergeFields: [Any]) -> WriteBatch {
+  public func setData(_ data: [String: Any], forDocument document: DocumentReference, mergeFields: [Any]) -> WriteBatch
+  {
     record { try document.reader.merge(data, fields: mergeFields) }
   }
 

@@ -30,8 +30,10 @@ public final class Cursor {
     let rc = mdb_cursor_get(cursor, &k, &v, op)
     if rc == MDB_NOTFOUND { return nil }
     try check(rc, "mdb_cursor_get (\(table))")
-    return (UnsafeRawBufferPointer(start: k.mv_data, count: k.mv_size),
-            UnsafeRawBufferPointer(start: v.mv_data, count: v.mv_size))
+    return (
+      UnsafeRawBufferPointer(start: k.mv_data, count: k.mv_size),
+      UnsafeRawBufferPointer(start: v.mv_data, count: v.mv_size)
+    )
   }
 
   public func first() throws -> Entry? { try move(MDB_FIRST) }

@@ -30,7 +30,10 @@ import Testing
     #expect(Value.identicalFields(decoded.fields, Self.everyValue))
     #expect(decoded.createTime == document.createTime)
     #expect(decoded.updateTime == document.updateTime)
-    guard case .double(let negativeZero) = decoded.fields["negativeZero"] else { Issue.record("not a double"); return }
+    guard case .double(let negativeZero) = decoded.fields["negativeZero"] else {
+      Issue.record("not a double")
+      return
+    }
     #expect(negativeZero.sign == .minus)
   }
 
@@ -44,7 +47,8 @@ import Testing
   }
 
   @Test func damagedBytesThrowDataLossNamingTheDocument() throws {
-    let valid = DocumentCodec.encode(StoredDocument(key: key, fields: Self.everyValue, createTime: Timestamp(), updateTime: Timestamp()))
+    let valid = DocumentCodec.encode(
+      StoredDocument(key: key, fields: Self.everyValue, createTime: Timestamp(), updateTime: Timestamp()))
     for bad in [[], [9], [1], Array(valid.dropLast()), valid + [0], [UInt8](repeating: 0xFF, count: 40)] {
       let error = try #require(throws: HearthError.self) { try DocumentCodec.decode(bad, key: key) }
       #expect(error.code == .dataLoss)
@@ -56,7 +60,8 @@ import Testing
   /// `dataLoss`: never a crash, a hang or a huge allocation.
   @Test func garbageNeverCrashes() {
     var generator = SplitMix64(seed: 0x5EED)
-    let valid = DocumentCodec.encode(StoredDocument(key: key, fields: Self.everyValue, createTime: Timestamp(), updateTime: Timestamp()))
+    let valid = DocumentCodec.encode(
+      StoredDocument(key: key, fields: Self.everyValue, createTime: Timestamp(), updateTime: Timestamp()))
     var decoded = 0
     for round in 0..<20_000 {
       var bytes: [UInt8]

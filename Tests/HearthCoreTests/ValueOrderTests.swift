@@ -76,9 +76,13 @@ import Testing
     let short = DocumentKey(ResourcePath(["a", "b"]))
     let long = DocumentKey(ResourcePath(["a", "b", "c", "d"]))
     #expect(Value.compare(.reference(short), .reference(long)) == -1)
-    #expect(Value.compare(.geoPoint(GeoPoint(latitude: 1, longitude: 5)), .geoPoint(GeoPoint(latitude: 2, longitude: 0))) == -1)
+    #expect(
+      Value.compare(.geoPoint(GeoPoint(latitude: 1, longitude: 5)), .geoPoint(GeoPoint(latitude: 2, longitude: 0)))
+        == -1)
     #expect(Value.compare(.bytes(Data([1])), .bytes(Data([1, 0]))) == -1)
-    #expect(Value.compare(.timestamp(Timestamp(seconds: 1, nanoseconds: 5)), .timestamp(Timestamp(seconds: 1, nanoseconds: 6))) == -1)
+    #expect(
+      Value.compare(
+        .timestamp(Timestamp(seconds: 1, nanoseconds: 5)), .timestamp(Timestamp(seconds: 1, nanoseconds: 6))) == -1)
   }
 }
 
@@ -118,7 +122,8 @@ import Testing
   @Test func timestampsFormatAndParseRFC3339() throws {
     let samples = [
       Timestamp(seconds: 0, nanoseconds: 0), Timestamp(seconds: -62_135_596_800, nanoseconds: 0),
-      Timestamp(seconds: 253_402_300_799, nanoseconds: 999_999_999), Timestamp(seconds: 1_795_000_000, nanoseconds: 123_456_000),
+      Timestamp(seconds: 253_402_300_799, nanoseconds: 999_999_999),
+      Timestamp(seconds: 1_795_000_000, nanoseconds: 123_456_000),
       Timestamp(seconds: -1, nanoseconds: 500_000_000),
     ]
     for sample in samples {
@@ -126,7 +131,8 @@ import Testing
     }
     #expect(Timestamp(seconds: 0, nanoseconds: 0).rfc3339 == "1970-01-01T00:00:00Z")
     #expect(Timestamp(seconds: 0, nanoseconds: 120_000_000).rfc3339 == "1970-01-01T00:00:00.120Z")
-    #expect(RFC3339.parse("2026-11-29T10:00:00.123456+01:00") == Timestamp(seconds: 1_795_942_800, nanoseconds: 123_456_000))
+    #expect(
+      RFC3339.parse("2026-11-29T10:00:00.123456+01:00") == Timestamp(seconds: 1_795_942_800, nanoseconds: 123_456_000))
     #expect(RFC3339.parse("2026-02-30T00:00:00Z") == nil)
     #expect(RFC3339.parse("2026-11-29 10:00") == nil)
     #expect(Timestamp(microseconds: -1) == Timestamp(seconds: -1, nanoseconds: 999_999_000))

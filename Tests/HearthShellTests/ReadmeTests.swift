@@ -14,7 +14,8 @@ import Testing
 
   @Test func theSwiftExampleIsTheQuickstartFile() throws {
     let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
-    let example = try String(contentsOf: Self.root.appendingPathComponent("Examples/Quickstart/main.swift"), encoding: .utf8)
+    let example = try String(
+      contentsOf: Self.root.appendingPathComponent("Examples/Quickstart/main.swift"), encoding: .utf8)
     let blocks = readme.components(separatedBy: "```swift\n").dropFirst().map { $0.components(separatedBy: "```")[0] }
     #expect(blocks.contains(example), "README.md's Swift example differs from Examples/Quickstart/main.swift")
   }

@@ -44,7 +44,8 @@ import Testing
       #expect(try !db.document("b/first").getDocument().exists)
       #expect(try !db.document("b/last").getDocument().exists)
       expectSame(try existing.getDocument().data(), ["v": 1])
-      #expect(try db.listCollections().map(\.collectionID) == ["b"], "the collection created by the failed batch is gone")
+      #expect(
+        try db.listCollections().map(\.collectionID) == ["b"], "the collection created by the failed batch is gone")
     }
   }
 
@@ -171,7 +172,9 @@ import Testing
   @Test func aLargeBatchHasNoWriteCap() throws {
     try withDatabase(settings: relaxed) { db in
       let batch = db.batch()
-      for i in 0..<1200 { batch.setData(["i": i], forDocument: db.collection("many").document(String(format: "%05d", i))) }
+      for i in 0..<1200 {
+        batch.setData(["i": i], forDocument: db.collection("many").document(String(format: "%05d", i)))
+      }
       try batch.commit()
       let documents = try db.collection("many").getDocuments().documents
       #expect(documents.count == 1200)
@@ -442,7 +445,8 @@ import Testing
         _ = try await db.runTransaction { transaction, errorPointer -> Any? in
           transaction.updateData(["v": 2], forDocument: doc)
           transaction.setData(["x": 1], forDocument: db.document("t/extra"))
-          errorPointer?.pointee = NSError(domain: "AppErrorDomain", code: -1, userInfo: [NSLocalizedDescriptionKey: "nope"])
+          errorPointer?.pointee = NSError(
+            domain: "AppErrorDomain", code: -1, userInfo: [NSLocalizedDescriptionKey: "nope"])
           return "ignored"
         }
         Issue.record("the transaction should have failed")
@@ -468,14 +472,16 @@ import Testing
       try doc.setData(["v": 1])
       let done = Signal()
       let outcome = Box<(result: String?, error: Error?, queue: String?)>((nil, nil, nil))
-      db.runTransaction({ transaction, _ -> Any? in
-        let v = (try? transaction.getDocument(doc).get("v") as? Int64) ?? 0
-        transaction.updateData(["v": v + 1], forDocument: doc)
-        return "done"
-      }, completion: { result, error in
-        outcome.value = (result as? String, error, DispatchQueue.getSpecific(key: key))
-        done.fire()
-      })
+      db.runTransaction(
+        { transaction, _ -> Any? in
+          let v = (try? transaction.getDocument(doc).get("v") as? Int64) ?? 0
+          transaction.updateData(["v": v + 1], forDocument: doc)
+          return "done"
+        },
+        completion: { result, error in
+          outcome.value = (result as? String, error, DispatchQueue.getSpecific(key: key))
+          done.fire()
+        })
       #expect(done.wait(), "the completion ran")
       #expect(outcome.value.result == "done")
       #expect(outcome.value.error == nil)
@@ -484,14 +490,16 @@ import Testing
 
       let failed = Signal()
       let failure = Box<(result: Any?, error: Error?, queue: String?)>((nil, nil, nil))
-      db.runTransaction({ transaction, errorPointer -> Any? in
-        transaction.updateData(["v": 100], forDocument: doc)
-        errorPointer?.pointee = NSError(domain: "AppErrorDomain", code: 7)
-        return nil
-      }, completion: { result, error in
-        failure.value = (result, error, DispatchQueue.getSpecific(key: key))
-        failed.fire()
-      })
+      db.runTransaction(
+        { transaction, errorPointer -> Any? in
+          transaction.updateData(["v": 100], forDocument: doc)
+          errorPointer?.pointee = NSError(domain: "AppErrorDomain", code: 7)
+          return nil
+        },
+        completion: { result, error in
+          failure.value = (result, error, DispatchQueue.getSpecific(key: key))
+          failed.fire()
+        })
       #expect(failed.wait())
       #expect(failure.value.result == nil)
       #expect((failure.value.error as NSError?)?.code == 7)

@@ -28,7 +28,10 @@ import Testing
   }
 
   private enum Role: String, Codable { case admin, member }
-  private enum Priority: Int, Codable { case low = 1, high = 3 }
+  private enum Priority: Int, Codable {
+    case low = 1
+    case high = 3
+  }
 
   private struct Address: Codable, Equatable {
     var city: String
@@ -346,7 +349,11 @@ import Testing
 
   @Test func nonFiniteDoublesAreStored() throws {
     try withTemporaryDatabase { db throws in
-      struct Measure: Codable { var value: Double; var high: Double; var low: Float }
+      struct Measure: Codable {
+        var value: Double
+        var high: Double
+        var low: Float
+      }
       let reference = db.document("measures/m")
       try reference.setData(from: Measure(value: .nan, high: .infinity, low: -.infinity))
       let stored = try #require(try reference.getDocument().data())
@@ -412,8 +419,9 @@ import Testing
   @Test func unsignedOverflowThrows() throws {
     struct Counter: Codable { var count: UInt64 }
     let error = #expect(throws: EncodingError.self) { try Firestore.Encoder().encode(Counter(count: .max)) }
-    #expect(describe(try #require(error)) == "Field 'count': 18446744073709551615 does not fit in Int64; "
-      + "Firestore stores integers as signed 64-bit values.")
+    #expect(
+      describe(try #require(error)) == "Field 'count': 18446744073709551615 does not fit in Int64; "
+        + "Firestore stores integers as signed 64-bit values.")
     struct Counters: Codable { var counts: [UInt] }
     #expect(throws: EncodingError.self) { try Firestore.Encoder().encode(Counters(counts: [1, .max])) }
 
@@ -569,8 +577,9 @@ import Testing
       let error = #expect(throws: DecodingError.self) {
         try Firestore.Decoder().decode(Link.self, from: ["target": "a/b"], in: db.document("links/l"))
       }
-      #expect(describe(try #require(error))
-        == "Document links/l, field 'target': expected DocumentReference but found a string")
+      #expect(
+        describe(try #require(error))
+          == "Document links/l, field 'target': expected DocumentReference but found a string")
     }
   }
 
@@ -601,14 +610,15 @@ import Testing
       let thread = db.document("threads/t1")
       try thread.setData(["title": "T", "comments": [["author": "a", "text": "x"], ["text": "y"]]])
       let nested = #expect(throws: DecodingError.self) { try thread.getDocument(as: Discussion.self) }
-      #expect(describe(try #require(nested))
-        == "Document threads/t1: no value for key 'author' (Discussion.comments[1].author)")
+      #expect(
+        describe(try #require(nested))
+          == "Document threads/t1: no value for key 'author' (Discussion.comments[1].author)")
 
       // An optional model names the model.
-    let optional = #expect(throws: DecodingError.self) { try reference.getDocument(as: DatabaseUser?.self) }
-    #expect(describe(try #require(optional)).hasSuffix("(DatabaseUser.username)"))
+      let optional = #expect(throws: DecodingError.self) { try reference.getDocument(as: DatabaseUser?.self) }
+      #expect(describe(try #require(optional)).hasSuffix("(DatabaseUser.username)"))
 
-    // Without a reference, the same without the document.
+      // Without a reference, the same without the document.
       let plain = #expect(throws: DecodingError.self) {
         try Firestore.Decoder().decode(DatabaseUser.self, from: ["userId": "x"])
       }
@@ -640,8 +650,9 @@ import Testing
       let thread = db.document("threads/t2")
       try thread.setData(["title": "T", "comments": [["author": "a", "text": "x"], "oops"]])
       let shape = #expect(throws: DecodingError.self) { try thread.getDocument(as: Discussion.self) }
-      #expect(describe(try #require(shape))
-        == "Document threads/t2, field 'comments[1]': expected Comment (a map) but found a string")
+      #expect(
+        describe(try #require(shape))
+          == "Document threads/t2, field 'comments[1]': expected Comment (a map) but found a string")
 
       // Errors from a type's own init(from:) get the document and field too.
       try reference.setData(["name": "Alice", "age": 30, "role": "owner"])
@@ -654,7 +665,10 @@ import Testing
   /// their `init(from:)`): their errors, coding paths and values must be the ones those
   /// `init(from:)`s gave.
   @Test func collectionErrorsNameTheElement() throws {
-    struct Lists: Codable { var tags: [String]; var ratings: [String: String] }
+    struct Lists: Codable {
+      var tags: [String]
+      var ratings: [String: String]
+    }
     let decoder = Firestore.Decoder()
     func failure(_ data: [String: Any]) -> DecodingError? {
       #expect(throws: DecodingError.self) { try decoder.decode(Lists.self, from: data) }
@@ -698,12 +712,16 @@ import Testing
           in: db.document("shelves/s1"))
       }
     }
-    #expect(describe(try #require(deep))
-      == "Document shelves/s1: no value for key 'text' (Shelf.sections.new[1].text)")
+    #expect(
+      describe(try #require(deep))
+        == "Document shelves/s1: no value for key 'text' (Shelf.sections.new[1].text)")
   }
 
   @Test func collectionsDecodeLikeTheirOwnInit() throws {
-    struct Optionals: Codable, Equatable { var map: [String: String?]; var list: [Int?] }
+    struct Optionals: Codable, Equatable {
+      var map: [String: String?]
+      var list: [Int?]
+    }
     let read = try Firestore.Decoder().decode(
       Optionals.self, from: ["map": ["a": NSNull(), "b": "x"], "list": [Int64(1), NSNull(), 3.0]])
     #expect(read.map.count == 2)  // a null value is kept as a nil entry
@@ -724,7 +742,8 @@ import Testing
         "unique": ["p", "q", "p"], "byNumber": ["7": true],
       ])
     #expect(
-      nested == Nested(grid: [[1.5, 2], []], index: ["a": ["x": 1], "b": [:]], unique: ["p", "q"], byNumber: [7: true]))
+      nested
+        == Nested(grid: [[1.5, 2], []], index: ["a": ["x": 1], "b": [:]], unique: ["p", "q"], byNumber: [7: true]))
 
     // A value's own init(from:) sees the path and userInfo it always did.
     struct Probe: Decodable {
@@ -771,14 +790,18 @@ import Testing
     #expect(try decoder.decode(Generic<Int>.self, from: ["value": 2.0]).value == 2)
     #expect(try decoder.decode(Generic<Float>.self, from: ["value": Int64(3)]).value == 3)
     #expect(try decoder.decode(Generic<[UInt8]>.self, from: ["value": [Int64(1), 2.0]]).value == [1, 2])
-    #expect(message { _ = try decoder.decode(Generic<Int>.self, from: ["value": "x"]) }
-      == "Field 'value': expected Int but found a string")
-    #expect(message { _ = try decoder.decode(Generic<Float>.self, from: ["value": "x"]) }
-      == "Field 'value': expected Double but found a string")
-    #expect(message { _ = try decoder.decode(Generic<Bool>.self, from: ["value": NSNull()]) }
-      == "Field 'value': expected Bool but found null")
-    #expect(message { _ = try decoder.decode(Generic<Date>.self, from: ["value": Int64(1)]) }
-      == "Field 'value': expected Date but found an integer")
+    #expect(
+      message { _ = try decoder.decode(Generic<Int>.self, from: ["value": "x"]) }
+        == "Field 'value': expected Int but found a string")
+    #expect(
+      message { _ = try decoder.decode(Generic<Float>.self, from: ["value": "x"]) }
+        == "Field 'value': expected Double but found a string")
+    #expect(
+      message { _ = try decoder.decode(Generic<Bool>.self, from: ["value": NSNull()]) }
+        == "Field 'value': expected Bool but found null")
+    #expect(
+      message { _ = try decoder.decode(Generic<Date>.self, from: ["value": Int64(1)]) }
+        == "Field 'value': expected Date but found an integer")
 
     let date = Date(timeIntervalSince1970: 1_000)
     let lists = try decoder.decode(
@@ -802,12 +825,14 @@ import Testing
     }
     #expect(failure("small", [Int64(1), Int64(300)]) == "Field 'small[1]': 300 does not fit in Int8")
     #expect(failure("small", [1.5]) == "Field 'small[0]': 1.5 is not a whole number, so it cannot be decoded as Int8")
-    #expect(failure("floats", ["a": 1.0, "b": 2.0, "c": "x", "d": 4.0, "e": 5.0])
-      == "Field 'floats.c': expected Double but found a string")
+    #expect(
+      failure("floats", ["a": 1.0, "b": 2.0, "c": "x", "d": 4.0, "e": 5.0])
+        == "Field 'floats.c': expected Double but found a string")
     #expect(failure("floats", ["big": 1e300]) == "Field 'floats.big': 1e+300 does not fit in Float")
     #expect(failure("dates", ["d": "2024"]) == "Field 'dates.d': expected Date but found a string")
-    #expect(failure("points", [GeoPoint(latitude: 1, longitude: 2), [1.0, 2.0]])
-      == "Field 'points[1]': expected GeoPoint but found an array")
+    #expect(
+      failure("points", [GeoPoint(latitude: 1, longitude: 2), [1.0, 2.0]])
+        == "Field 'points[1]': expected GeoPoint but found an array")
   }
 
   @Test func optionalFieldsReadMissingNullAndValues() throws {
@@ -884,7 +909,10 @@ import Testing
     try withTemporaryDatabase { db throws in
       let reference = db.document("users/carol")
       try reference.setData(["name": "Carol", "age": 20, "city": "Lyon"])
-      struct AgeOnly: Codable { var age: Int; var city: String }
+      struct AgeOnly: Codable {
+        var age: Int
+        var city: String
+      }
       try reference.setData(from: AgeOnly(age: 21, city: "Paris"), merge: true)
       var data = try #require(try reference.getDocument().data())
       #expect(data["name"] as? String == "Carol")

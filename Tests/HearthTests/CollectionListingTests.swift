@@ -21,7 +21,8 @@ import Testing
       #expect(try db.listCollections().map(\.collectionID) == ["Zeta", "_under", "orphans", "rooms", "users"])
       #expect(try db.listCollections().map(\.path) == ["Zeta", "_under", "orphans", "rooms", "users"])
       #expect(try db.document("users/alice").listCollections().map(\.collectionID) == ["likes", "posts"])
-      #expect(try db.document("users/alice").listCollections().map(\.path) == ["users/alice/likes", "users/alice/posts"])
+      #expect(
+        try db.document("users/alice").listCollections().map(\.path) == ["users/alice/likes", "users/alice/posts"])
       #expect(try db.document("orphans/ghost").listCollections().map(\.collectionID) == ["kids"])
       #expect(try db.document("users/nobody").listCollections().isEmpty)
       #expect(try db.document("rooms/r1").listCollections().isEmpty)
@@ -126,7 +127,10 @@ import Testing
       }
       #expect(found.map(\.reference.path) == expected)
       for document in found { #expect(document.get("path") as? String == document.reference.path) }
-      #expect(try db.collectionGroup("comments").getDocuments().documents.map(\.reference.path) == ["users/u1/posts/p1/comments/c1"])
+      #expect(
+        try db.collectionGroup("comments").getDocuments().documents.map(\.reference.path) == [
+          "users/u1/posts/p1/comments/c1"
+        ])
       #expect(try db.collectionGroup("nothing").getDocuments().isEmpty)
 
       try db.document("users/u2/posts/a").delete()
@@ -153,7 +157,10 @@ import Testing
       #expect(try db.collectionGroup("likes").getDocuments().isEmpty)
       #expect(try db.collectionGroup("y").getDocuments().isEmpty)
       #expect(try db.collection("users").listDocuments().map(\.documentID) == ["alicia", "bob"])
-      #expect(try db.collectionGroup("posts").getDocuments().documents.map(\.reference.path) == ["users/alicia/posts/p", "users/bob/posts/p"])
+      #expect(
+        try db.collectionGroup("posts").getDocuments().documents.map(\.reference.path) == [
+          "users/alicia/posts/p", "users/bob/posts/p",
+        ])
       expectSame(try db.document("users/bob").getDocument().data(), ["keep": true])
 
       // A missing document with subcollections, and a document with nothing at all.

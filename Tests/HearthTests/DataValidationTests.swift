@@ -105,7 +105,9 @@ import Testing
       }
       expectHearthError(.invalidArgument, mentioning: ["__x__"]) { try doc.updateData(["profile.__x__": 1]) }
       expectHearthError(.invalidArgument, mentioning: ["__x__"]) { try doc.updateData([FieldPath(["__x__"]): 1]) }
-      expectHearthError(.invalidArgument, "FieldPath.documentID()") { try doc.updateData([FieldPath.documentID(): "x"]) }
+      expectHearthError(.invalidArgument, "FieldPath.documentID()") {
+        try doc.updateData([FieldPath.documentID(): "x"])
+      }
       expectHearthError(.invalidArgument) { try doc.updateData(["profile": ["__x__": 1]]) }
       expectHearthError(.invalidArgument) { try doc.updateData(["profile": ["": 1]]) }
     }
@@ -183,9 +185,13 @@ import Testing
     try withDocument { db, doc in
       let other = try Database.temporary()
       defer { other.close() }
-      expectHearthError(.invalidArgument, mentioning: ["friend"]) { try doc.updateData(["friend": other.document("users/bob")]) }
+      expectHearthError(.invalidArgument, mentioning: ["friend"]) {
+        try doc.updateData(["friend": other.document("users/bob")])
+      }
       expectHearthError(.invalidArgument) { try doc.setData(["list": [other.document("users/bob")]], merge: true) }
-      expectHearthError(.invalidArgument) { try doc.updateData(["tags": FieldValue.arrayUnion([other.document("users/bob")])]) }
+      expectHearthError(.invalidArgument) {
+        try doc.updateData(["tags": FieldValue.arrayUnion([other.document("users/bob")])])
+      }
     }
   }
 
@@ -194,19 +200,27 @@ import Testing
   @Test func arraysDirectlyInsideArraysAreInvalid() throws {
     try withDocument { db, doc in
       expectHearthError(.invalidArgument, mentioning: ["Nested arrays"]) { try doc.setData(["a": [[1]]]) }
-      expectHearthError(.invalidArgument, mentioning: ["Nested arrays"]) { try doc.setData(["a": [1, [2, 3]] as [Any]]) }
+      expectHearthError(.invalidArgument, mentioning: ["Nested arrays"]) {
+        try doc.setData(["a": [1, [2, 3]] as [Any]])
+      }
       expectHearthError(.invalidArgument) { try doc.setData(["a": [[Any]()]]) }
       expectHearthError(.invalidArgument) { try doc.updateData(["profile.list": [["x"]]]) }
       expectHearthError(.invalidArgument) { try doc.setData(["m": ["a": [[1]]] as [String: Any]], merge: true) }
-      expectHearthError(.invalidArgument, "in arrayUnion") { try doc.updateData(["tags": FieldValue.arrayUnion([[1]])]) }
-      expectHearthError(.invalidArgument, "in arrayRemove") { try doc.updateData(["tags": FieldValue.arrayRemove([["a"]])]) }
+      expectHearthError(.invalidArgument, "in arrayUnion") {
+        try doc.updateData(["tags": FieldValue.arrayUnion([[1]])])
+      }
+      expectHearthError(.invalidArgument, "in arrayRemove") {
+        try doc.updateData(["tags": FieldValue.arrayRemove([["a"]])])
+      }
     }
   }
 
   @Test func arraysInsideMapsInsideArraysAreFine() throws {
     try withDatabase { db in
       let doc = db.document("users/arrays")
-      let data: [String: Any] = ["a": [["b": [1, 2]] as [String: Any], ["c": [["d": [3]] as [String: Any]]] as [String: Any]]]
+      let data: [String: Any] = [
+        "a": [["b": [1, 2]] as [String: Any], ["c": [["d": [3]] as [String: Any]]] as [String: Any]]
+      ]
       try doc.setData(data)
       expectSame(try doc.getDocument().data(), data)
       try doc.updateData(["a": FieldValue.arrayUnion([["e": [4]] as [String: Any]])])
@@ -384,7 +398,9 @@ import Testing
       for sentinel in sentinels {
         expectHearthError(.invalidArgument, mentioning: ["arrays"]) { try doc.setData(["a": [sentinel]]) }
         expectHearthError(.invalidArgument) { try doc.setData(["a": [1, ["m": sentinel] as [String: Any]] as [Any]]) }
-        expectHearthError(.invalidArgument) { try doc.updateData(["tags": [["m": ["deep": sentinel]] as [String: Any]]]) }
+        expectHearthError(.invalidArgument) {
+          try doc.updateData(["tags": [["m": ["deep": sentinel]] as [String: Any]]])
+        }
         expectHearthError(.invalidArgument) {
           try doc.setData(["tags": [["m": sentinel] as [String: Any]]], mergeFields: ["tags"])
         }
@@ -474,7 +490,8 @@ import Testing
       late.setData(["a": 1], forDocument: db.document("users/first"))
       late.updateData(["name": "Changed"], forDocument: doc)
       late.setData(["s": String(repeating: "x", count: 1_048_000)], forDocument: db.document("users/big"))
-      late.updateData(["t": FieldValue.arrayUnion([String(repeating: "y", count: 1000)])], forDocument: db.document("users/big"))
+      late.updateData(
+        ["t": FieldValue.arrayUnion([String(repeating: "y", count: 1000)])], forDocument: db.document("users/big"))
       expectHearthError(.invalidArgument, mentioning: ["users/big"]) { try late.commit() }
     }
   }

@@ -23,7 +23,8 @@ import Testing
   }
 
   @Test func aDefaultPathThatCannotBeOpenedFailsEveryOperationWithoutCrashing() throws {
-    let file = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-not-a-dir-\(UUID().uuidString)").path
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-not-a-dir-\(UUID().uuidString)")
+      .path
     try Data("not a database".utf8).write(to: URL(fileURLWithPath: file))
     defer { try? FileManager.default.removeItem(atPath: file) }
     Settings.defaultPath = file
@@ -45,7 +46,8 @@ import Testing
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-garbage-\(UUID().uuidString)").path
     try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: path) }
-    try Data((0..<65_536).map { UInt8(truncatingIfNeeded: $0 &* 7919) }).write(to: URL(fileURLWithPath: path + "/data.mdb"))
+    try Data((0..<65_536).map { UInt8(truncatingIfNeeded: $0 &* 7919) }).write(
+      to: URL(fileURLWithPath: path + "/data.mdb"))
     let error = try #require(throws: HearthError.self) { try Database(path: path) }
     #expect(error.code == .dataLoss)
     #expect(error.message.contains(path))

@@ -5,10 +5,12 @@ import Testing
 /// setData (replace, merge, mergeFields), updateData, create, delete, getDocument, the
 /// document times and automatic IDs — SEMANTICS.md "Writes", checked by reading back.
 @Suite struct DocumentWriteTests {
-  static var initial: [String: Any] { [
-    "desc": "Description",
-    "owner": ["name": "Jonny", "email": "abc@xyz.com"] as [String: Any],
-  ] }
+  static var initial: [String: Any] {
+    [
+      "desc": "Description",
+      "owner": ["name": "Jonny", "email": "abc@xyz.com"] as [String: Any],
+    ]
+  }
 
   // MARK: - setData
 
@@ -66,7 +68,9 @@ import Testing
   @Test func mergeTreatsDotsInKeysAsLiteralNames() throws {
     try withDatabase { db in
       let doc = db.document("rooms/dotted")
-      try doc.setData(["desc": "Description", "owner.data": ["name": "Jonny", "email": "abc@xyz.com"] as [String: Any]])
+      try doc.setData([
+        "desc": "Description", "owner.data": ["name": "Jonny", "email": "abc@xyz.com"] as [String: Any],
+      ])
       try doc.setData(["updated": true, "owner.data": ["name": "Sebastian"] as [String: Any]], merge: true)
       let snapshot = try doc.getDocument()
       expectSame(
@@ -177,7 +181,9 @@ import Testing
 
   @Test func mergeFieldsMayRepeatOrContainOneAnotherAndTheWiderWins() throws {
     try withDatabase { db in
-      for fields: [Any] in [["owner.name", "owner", "owner"], ["owner", "owner.name"], [FieldPath(["owner"]), "owner.name"]] {
+      for fields: [Any] in [
+        ["owner.name", "owner", "owner"], ["owner", "owner.name"], [FieldPath(["owner"]), "owner.name"],
+      ] {
         let doc = db.collection("rooms").document()
         try doc.setData(["desc": "Description", "owner": ["name": "Jonny", "phone": "1"] as [String: Any]])
         try doc.setData(

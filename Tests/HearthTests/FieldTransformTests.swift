@@ -198,7 +198,9 @@ import Testing
     try withDatabase { db in
       let doc = db.document("t/through")
       try doc.setData(["s": "text", "list": [1, 2], "n": 5])
-      try doc.updateData(["s.count": FieldValue.increment(1), "list.x": FieldValue.arrayUnion(["a"]), "n.m": FieldValue.maximum(3)])
+      try doc.updateData([
+        "s.count": FieldValue.increment(1), "list.x": FieldValue.arrayUnion(["a"]), "n.m": FieldValue.maximum(3),
+      ])
       expectSame(try doc.getDocument().data(), ["s": ["count": 1], "list": ["x": ["a"]], "n": ["m": 3]])
     }
   }
@@ -247,12 +249,16 @@ import Testing
       expectSame(try updated([1, 1], FieldValue.arrayUnion([2, 1]), in: db), [1, 1, 2])
       // Maps, nulls, NaN and other types compare by value.
       expectSame(
-        try updated([["a": 1] as [String: Any], NSNull()], FieldValue.arrayUnion([["a": 1] as [String: Any], NSNull(), ["a": 2] as [String: Any]]), in: db),
+        try updated(
+          [["a": 1] as [String: Any], NSNull()],
+          FieldValue.arrayUnion([["a": 1] as [String: Any], NSNull(), ["a": 2] as [String: Any]]), in: db),
         [["a": 1], NSNull(), ["a": 2]])
       let nans = try #require(try updated([Double.nan], FieldValue.arrayUnion([Double.nan, 1.0]), in: db) as? [Any])
       #expect(nans.count == 2, "NaN equals NaN for arrayUnion: \(nans)")
       expectSame(
-        try updated([Timestamp(seconds: 1, nanoseconds: 0)], FieldValue.arrayUnion([Timestamp(seconds: 1, nanoseconds: 0), "x"]), in: db),
+        try updated(
+          [Timestamp(seconds: 1, nanoseconds: 0)], FieldValue.arrayUnion([Timestamp(seconds: 1, nanoseconds: 0), "x"]),
+          in: db),
         [Timestamp(seconds: 1, nanoseconds: 0), "x"])
     }
   }
@@ -285,7 +291,9 @@ import Testing
       expectSame(try updated([1, 2, 1, 3, 2], FieldValue.arrayRemove([1, 2]), in: db), [3])
       expectSame(try updated(["a", "b", "c"], FieldValue.arrayRemove(["z"]), in: db), ["a", "b", "c"])
       expectSame(
-        try updated([["a": 1] as [String: Any], ["a": 2] as [String: Any], ["a": 1] as [String: Any]], FieldValue.arrayRemove([["a": 1] as [String: Any]]), in: db),
+        try updated(
+          [["a": 1] as [String: Any], ["a": 2] as [String: Any], ["a": 1] as [String: Any]],
+          FieldValue.arrayRemove([["a": 1] as [String: Any]]), in: db),
         [["a": 2]])
       expectSame(try updated([NSNull(), 1, NSNull()], FieldValue.arrayRemove([NSNull()]), in: db), [1])
       expectSame(try updated([Double.nan, 1.5, Double.nan], FieldValue.arrayRemove([Double.nan]), in: db), [1.5])
@@ -345,13 +353,16 @@ import Testing
       expectSame(try updated(Int64.max, FieldValue.minimum(Double.infinity), in: db), Int64.max)
       expectSame(try updated(-Double.infinity, FieldValue.minimum(Int64.min), in: db), -Double.infinity)
       // Exact comparison: 2^53 + 1 is greater than the double 2^53.
-      expectSame(try updated((Int64(1) << 53) + 1, FieldValue.maximum(9007199254740992.0), in: db), (Int64(1) << 53) + 1)
+      expectSame(
+        try updated((Int64(1) << 53) + 1, FieldValue.maximum(9007199254740992.0), in: db), (Int64(1) << 53) + 1)
     }
   }
 
   @Test func minimumAndMaximumNaNWins() throws {
     try withDatabase { db in
-      for transform in [FieldValue.minimum(1), FieldValue.maximum(1), FieldValue.minimum(1.5), FieldValue.maximum(-1.5)] {
+      for transform in [
+        FieldValue.minimum(1), FieldValue.maximum(1), FieldValue.minimum(1.5), FieldValue.maximum(-1.5),
+      ] {
         let kept = try updated(Double.nan, transform, in: db)
         #expect((kept as? Double)?.isNaN == true, "a NaN field stays NaN")
       }
@@ -382,7 +393,8 @@ import Testing
       try doc.setData(["score": ["best": 10, "worst": 10] as [String: Any]])
       try doc.updateData(["score.best": FieldValue.maximum(12), "score.worst": FieldValue.minimum(4)])
       expectSame(try doc.getDocument().get("score"), ["best": 12, "worst": 4])
-      try doc.setData(["score": ["best": FieldValue.maximum(11), "worst": FieldValue.minimum(5)] as [String: Any]], merge: true)
+      try doc.setData(
+        ["score": ["best": FieldValue.maximum(11), "worst": FieldValue.minimum(5)] as [String: Any]], merge: true)
       expectSame(try doc.getDocument().get("score"), ["best": 12, "worst": 4])
       try doc.setData(["score": ["best": FieldValue.maximum(13)] as [String: Any]])
       expectSame(try doc.getDocument().data(), ["score": ["best": 13]])

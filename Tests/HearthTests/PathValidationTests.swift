@@ -78,7 +78,8 @@ import Testing
   @Test func collectionPathWithAnEvenNumberOfSegments() throws {
     try withDatabase { db in
       expectInvalidCollection(db.collection("users/alice"), db, mentioning: ["users/alice"])
-      expectInvalidCollection(db.document("users/alice").collection("posts/p1"), db, mentioning: ["users/alice/posts/p1"])
+      expectInvalidCollection(
+        db.document("users/alice").collection("posts/p1"), db, mentioning: ["users/alice/posts/p1"])
     }
   }
 
@@ -183,7 +184,9 @@ import Testing
       #expect(try db.collectionGroup(longCollection).getDocuments().count == 1)
 
       let before = try databaseContents(db)
-      for tooLong in [String(repeating: "a", count: 257), String(repeating: "é", count: 129), String(repeating: "x", count: 1501)] {
+      for tooLong in [
+        String(repeating: "a", count: 257), String(repeating: "é", count: 129), String(repeating: "x", count: 1501),
+      ] {
         expectHearthError(.invalidArgument, mentioning: ["256"], "document ID of \(tooLong.utf8.count) bytes") {
           try db.collection("long").document(tooLong).setData(["n": 1])
         }

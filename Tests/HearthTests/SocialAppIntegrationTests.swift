@@ -62,7 +62,9 @@ private struct SocialStore {
   }
 
   func rate(post postId: String, of owner: String, by rater: String, stars: String) throws {
-    try posts(of: owner).document(postId).updateData([FieldPath(["ratings", rater]): stars, "likes": FieldValue.increment(1)])
+    try posts(of: owner).document(postId).updateData([
+      FieldPath(["ratings", rater]): stars, "likes": FieldValue.increment(1),
+    ])
   }
 
   func follow(_ me: String, _ them: String) throws {
@@ -103,7 +105,9 @@ private struct SocialStore {
 @Suite struct SocialAppIntegrationTests {
   private static let start = Date(timeIntervalSince1970: 1_780_000_000)
 
-  private static func user(_ uid: String, email: String? = nil, premium: Bool = false, offset: Double = 0) -> DatabaseUser {
+  private static func user(_ uid: String, email: String? = nil, premium: Bool = false, offset: Double = 0)
+    -> DatabaseUser
+  {
     DatabaseUser(
       userId: uid, username: uid.capitalized, dateCreated: start.addingTimeInterval(offset), email: email,
       profileImage: nil, isPremium: premium)
@@ -166,7 +170,8 @@ private struct SocialStore {
       let store = SocialStore(db: db)
       try store.createNewUser(Self.user("alice"))
       let first = try store.createPost(by: "alice", title: "Hello", tags: ["swift"], at: Self.start)
-      let second = try store.createPost(by: "alice", title: "Again", tags: ["linux", "lmdb"], at: Self.start.addingTimeInterval(60))
+      let second = try store.createPost(
+        by: "alice", title: "Again", tags: ["linux", "lmdb"], at: Self.start.addingTimeInterval(60))
       #expect(isAutoID(first.postId) && isAutoID(second.postId))
 
       let read = try db.document("users/alice/posts/\(first.postId)").getDocument(as: Post.self)
@@ -215,7 +220,8 @@ private struct SocialStore {
       let store = SocialStore(db: db)
       for uid in ["alice", "bob", "carol", "dave"] { try store.createNewUser(Self.user(uid)) }
       let bob1 = try store.createPost(by: "bob", title: "bob 1", tags: [], at: Self.start.addingTimeInterval(10))
-      let carol1 = try store.createPost(by: "carol", title: "carol 1", tags: ["x"], at: Self.start.addingTimeInterval(30))
+      let carol1 = try store.createPost(
+        by: "carol", title: "carol 1", tags: ["x"], at: Self.start.addingTimeInterval(30))
       let bob2 = try store.createPost(by: "bob", title: "bob 2", tags: [], at: Self.start.addingTimeInterval(50))
       try store.createPost(by: "dave", title: "dave 1", tags: [], at: Self.start.addingTimeInterval(40))
       try store.createPost(by: "alice", title: "mine", tags: [], at: Self.start.addingTimeInterval(60))

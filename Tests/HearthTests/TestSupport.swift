@@ -50,7 +50,8 @@ func expectHearthError(
 ) -> HearthError? {
   do {
     try body()
-    Issue.record("expected a HearthError(\(code)) but nothing was thrown \(comment.map { "— \($0)" } ?? "")",
+    Issue.record(
+      "expected a HearthError(\(code)) but nothing was thrown \(comment.map { "— \($0)" } ?? "")",
       sourceLocation: sourceLocation)
     return nil
   } catch let error as HearthError {
@@ -75,7 +76,8 @@ func expectHearthError(
 ) async -> HearthError? {
   do {
     try await body()
-    Issue.record("expected a HearthError(\(code)) but nothing was thrown \(comment.map { "— \($0)" } ?? "")",
+    Issue.record(
+      "expected a HearthError(\(code)) but nothing was thrown \(comment.map { "— \($0)" } ?? "")",
       sourceLocation: sourceLocation)
     return nil
   } catch let error as HearthError {
@@ -197,8 +199,16 @@ final class Box<T>: @unchecked Sendable {
   private var stored: T
   init(_ value: T) { stored = value }
   var value: T {
-    get { lock.lock(); defer { lock.unlock() }; return stored }
-    set { lock.lock(); defer { lock.unlock() }; stored = newValue }
+    get {
+      lock.lock()
+      defer { lock.unlock() }
+      return stored
+    }
+    set {
+      lock.lock()
+      defer { lock.unlock() }
+      stored = newValue
+    }
   }
   /// Changes the value atomically (`value += 1` from several threads would lose updates).
   func mutate(_ change: (inout T) -> Void) {

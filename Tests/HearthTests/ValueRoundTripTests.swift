@@ -79,7 +79,10 @@ import Testing
         (Timestamp(seconds: 1_700_000_000, nanoseconds: 1_000), Timestamp(seconds: 1_700_000_000, nanoseconds: 1_000)),
         // The ends of Firestore's range (0001-01-01 and 9999-12-31T23:59:59.999999).
         (Timestamp(seconds: -62_135_596_800, nanoseconds: 0), Timestamp(seconds: -62_135_596_800, nanoseconds: 0)),
-        (Timestamp(seconds: 253_402_300_799, nanoseconds: 999_999_999), Timestamp(seconds: 253_402_300_799, nanoseconds: 999_999_000)),
+        (
+          Timestamp(seconds: 253_402_300_799, nanoseconds: 999_999_999),
+          Timestamp(seconds: 253_402_300_799, nanoseconds: 999_999_000)
+        ),
       ]
       for (input, expected) in cases {
         let read = try roundTrip(input, in: db)
@@ -110,7 +113,8 @@ import Testing
       ]
       for input in cases {
         let read = try #require(try roundTrip(input, in: db) as? String)
-        #expect(Array(read.utf8) == Array(input.utf8), "\(input.debugDescription) came back as \(read.debugDescription)")
+        #expect(
+          Array(read.utf8) == Array(input.utf8), "\(input.debugDescription) came back as \(read.debugDescription)")
       }
     }
   }
@@ -154,8 +158,12 @@ import Testing
       let doc = db.document("values/nested")
       let data: [String: Any] = [
         "empty": [Any](), "emptyMap": [String: Any](),
-        "mixed": [1, "a", true, NSNull(), 2.5, ["k": [1, 2]] as [String: Any], Data([0]), Timestamp(seconds: 3, nanoseconds: 0)] as [Any],
-        "map": ["a": ["b": ["c": [1, ["d": "e"] as [String: Any]] as [Any]] as [String: Any]] as [String: Any], "n": -1] as [String: Any],
+        "mixed": [
+          1, "a", true, NSNull(), 2.5, ["k": [1, 2]] as [String: Any], Data([0]), Timestamp(seconds: 3, nanoseconds: 0),
+        ] as [Any],
+        "map": [
+          "a": ["b": ["c": [1, ["d": "e"] as [String: Any]] as [Any]] as [String: Any]] as [String: Any], "n": -1,
+        ] as [String: Any],
         "strings": ["x", "y"], "doubles": [1.0, -0.0],
       ]
       try doc.setData(data)

@@ -34,12 +34,18 @@ guard CommandLine.arguments.count == 2 else {
 }
 
 var random = Generator(seed: 2026)
-let settings = { var s = Settings(); s.durability = .relaxed; return s }()
+let settings = {
+  var s = Settings()
+  s.durability = .relaxed
+  return s
+}()
 let db = try Database(path: CommandLine.arguments[1], settings: settings)
 defer { db.close() }
 
-let names = ["alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi", "ivan", "judy", "mallory", "niaj",
-  "olivia", "peggy", "rupert", "sybil", "trent", "victor", "walter", "zoe"]
+let names = [
+  "alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi", "ivan", "judy", "mallory", "niaj",
+  "olivia", "peggy", "rupert", "sybil", "trent", "victor", "walter", "zoe",
+]
 let userIDs = names + (0..<280).map { String(format: "user%03d", $0) }
 let tags = ["swift", "linux", "coffee", "lmdb", "firestore", "travel", "music", "cats", "running", "books"]
 let start = Date(timeIntervalSince1970: 1_780_000_000)
@@ -55,10 +61,12 @@ for (index, uid) in userIDs.enumerated() {
     let post = Post(
       ownerId: uid, title: "\(uid.capitalized)'s post #\(number + 1)",
       createdAt: start.addingTimeInterval(Double(index * 97 + number * 3_600 + random.next(upTo: 3_000))),
-      likes: random.next(upTo: 500), tags: (0..<1 + random.next(upTo: 3)).map { _ in tags[random.next(upTo: tags.count)] },
-      ratings: Dictionary((0..<random.next(upTo: 4)).map { _ in
-        (userIDs[random.next(upTo: userIDs.count)], String(1 + random.next(upTo: 5)))
-      }, uniquingKeysWith: { first, _ in first }))
+      likes: random.next(upTo: 500),
+      tags: (0..<1 + random.next(upTo: 3)).map { _ in tags[random.next(upTo: tags.count)] },
+      ratings: Dictionary(
+        (0..<random.next(upTo: 4)).map { _ in
+          (userIDs[random.next(upTo: userIDs.count)], String(1 + random.next(upTo: 5)))
+        }, uniquingKeysWith: { first, _ in first }))
     try batch.setData(from: post, forDocument: db.collection("users/\(uid)/posts").document())
   }
   try batch.commit()
@@ -85,17 +93,20 @@ for (index, room) in rooms.enumerated() {
   ])
   let batch = db.batch()
   for number in 0..<(10 + index * 3) {
-    batch.setData([
-      "from": members[number % members.count], "text": "Message \(number + 1) in #\(room)",
-      "sentAt": Timestamp(date: start.addingTimeInterval(Double(number * 45 + index))),
-    ], forDocument: db.collection("rooms/\(room)/messages").document())
-    batch.updateData(["messageCount": FieldValue.increment(1), "lastMessageAt": FieldValue.serverTimestamp()],
+    batch.setData(
+      [
+        "from": members[number % members.count], "text": "Message \(number + 1) in #\(room)",
+        "sentAt": Timestamp(date: start.addingTimeInterval(Double(number * 45 + index))),
+      ], forDocument: db.collection("rooms/\(room)/messages").document())
+    batch.updateData(
+      ["messageCount": FieldValue.increment(1), "lastMessageAt": FieldValue.serverTimestamp()],
       forDocument: db.document("rooms/\(room)"))
   }
   try batch.commit()
 }
 
-print("Wrote the demo database to \(db.path): \(userIDs.count) users with posts and followers, \(rooms.count) chat rooms.")
+print(
+  "Wrote the demo database to \(db.path): \(userIDs.count) users with posts and followers, \(rooms.count) chat rooms.")
 
 /// A small deterministic generator, so the demo data is the same on every run.
 struct Generator {

@@ -31,7 +31,18 @@ public enum DocumentCodec {
 
   @usableFromInline
   enum Tag: UInt8 {
-    case null = 0, `false`, `true`, integer, double, timestamp, string, bytes, reference, geoPoint, array, map
+    case null = 0
+    case `false`
+    case `true`
+    case integer
+    case double
+    case timestamp
+    case string
+    case bytes
+    case reference
+    case geoPoint
+    case array
+    case map
   }
 
   // MARK: - Encoding

@@ -23,7 +23,8 @@ struct Committer {
   /// The wall clock in microseconds, but always after the last commit of any process, so
   /// commit times are unique and increasing.
   private func nextCommitTime() throws -> Timestamp {
-    let last = try txn.get(KeyLayout.MetaKey.lastCommit, in: tables.meta)
+    let last =
+      try txn.get(KeyLayout.MetaKey.lastCommit, in: tables.meta)
       .flatMap(KeyLayout.readBigEndian).map { Int64(bitPattern: $0) } ?? .min
     let now = Timestamp().microseconds
     let time = now > last ? now : last + 1
@@ -31,7 +32,9 @@ struct Committer {
     return Timestamp(microseconds: time)
   }
 
-  private func apply(_ write: Write, at commitTime: Timestamp, resolved: inout [(ResourcePath, CollectionNumber)]) throws {
+  private func apply(_ write: Write, at commitTime: Timestamp, resolved: inout [(ResourcePath, CollectionNumber)])
+    throws
+  {
     let key = write.key
     let number: CollectionNumber
     if case .delete = write.kind {

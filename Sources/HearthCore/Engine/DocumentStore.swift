@@ -92,7 +92,9 @@ public final class DocumentStore: Sendable {
   /// Writes the layout version into a new database, or checks an existing one's.
   private func checkFormat() throws {
     let stored = try environment.read { txn in
-      try txn.get(KeyLayout.MetaKey.format, in: tables.meta).map { UInt32(KeyLayout.readBigEndian(UnsafeRawBufferPointer(rebasing: $0.prefix(8))) ?? 0) }
+      try txn.get(KeyLayout.MetaKey.format, in: tables.meta).map {
+        UInt32(KeyLayout.readBigEndian(UnsafeRawBufferPointer(rebasing: $0.prefix(8))) ?? 0)
+      }
     }
     if let stored {
       guard stored == KeyLayout.layoutVersion else {

@@ -34,7 +34,9 @@ public enum DocumentValidation {
 
   /// `path` is a stack of names, pushed and popped on the way down, so that no field
   /// path is built unless there is an error to report.
-  private static func validateMap(_ fields: [String: Value], at path: inout [String], depth: Int, key: DocumentKey) throws {
+  private static func validateMap(_ fields: [String: Value], at path: inout [String], depth: Int, key: DocumentKey)
+    throws
+  {
     for (name, value) in fields {
       path.append(name)
       defer { path.removeLast() }

@@ -23,7 +23,9 @@ extension StoreReader {
     return try store.registry.children(under: KeyLayout.parentKey(number, key.documentID), in: txn).map(\.id)
   }
 
-  private func collectKeys(in number: CollectionNumber, path: ResourcePath, limit: Int, into keys: inout [DocumentKey]) throws {
+  private func collectKeys(in number: CollectionNumber, path: ResourcePath, limit: Int, into keys: inout [DocumentKey])
+    throws
+  {
     let prefix = number.bytes
     let cursor = try txn.cursor(store.tables.documents)
     var entry = try cursor.seek(atLeast: prefix)

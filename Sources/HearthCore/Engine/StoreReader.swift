@@ -64,7 +64,10 @@ public struct StoreReader {
   /// Every document of the collection at `path`, in document-ID order.
   public func documents(inCollection path: ResourcePath) throws -> [StoredDocument] {
     var documents: [StoredDocument] = []
-    try forEachDocument(inCollection: path) { documents.append($0); return true }
+    try forEachDocument(inCollection: path) {
+      documents.append($0)
+      return true
+    }
     return documents
   }
 

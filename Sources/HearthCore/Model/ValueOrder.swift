@@ -52,10 +52,14 @@ extension Value: Comparable, Hashable {
         hasher.combine(d)
       }
     case .timestamp(let t): hasher.combine(t)
-    case .string(let s): hasher.combine(s.utf8.count); for byte in s.utf8 { hasher.combine(byte) }
+    case .string(let s):
+      hasher.combine(s.utf8.count)
+      for byte in s.utf8 { hasher.combine(byte) }
     case .bytes(let data): hasher.combine(data)
     case .reference(let key): hasher.combine(key)
-    case .geoPoint(let point): hasher.combine(point.latitude == 0 ? 0 : point.latitude); hasher.combine(point.longitude == 0 ? 0 : point.longitude)
+    case .geoPoint(let point):
+      hasher.combine(point.latitude == 0 ? 0 : point.latitude)
+      hasher.combine(point.longitude == 0 ? 0 : point.longitude)
     case .array(let values): hasher.combine(values)
     case .map(let fields):
       var combined = 0

@@ -46,7 +46,8 @@ struct SocialWorkload {
       ]
       let path = "users/\(owner)/posts/post\(index)"
       let key = try! DocumentKey(parsing: path)
-      let encoded = DocumentCodec.encode(StoredDocument(key: key, fields: values, createTime: created, updateTime: created))
+      let encoded = DocumentCodec.encode(
+        StoredDocument(key: key, fields: values, createTime: created, updateTime: created))
       documents.append(Document(path: path, fields: fields, encoded: encoded))
     }
     self.documents = documents

@@ -28,7 +28,8 @@ final class HearthSubject {
 
   func durableSets(_ count: Int) throws {
     for index in 0..<count {
-      try database.collection("durable").document("d\(index)").setData(workload.documents[index % workload.documents.count].fields)
+      try database.collection("durable").document("d\(index)").setData(
+        workload.documents[index % workload.documents.count].fields)
     }
   }
 
@@ -192,7 +193,9 @@ final class SQLiteSubject {
   func durableInserts(_ count: Int) throws {
     let statement = prepare("INSERT OR REPLACE INTO documents VALUES (?, ?)")
     defer { sqlite3_finalize(statement) }
-    for index in 0..<count { insert(statement, "durable/d\(index)", workload.documents[index % workload.documents.count].encoded) }
+    for index in 0..<count {
+      insert(statement, "durable/d\(index)", workload.documents[index % workload.documents.count].encoded)
+    }
   }
 
   func selects(_ order: [Int]) throws {

@@ -11,13 +11,15 @@ import Hearth
 
 let arguments = BenchArguments(CommandLine.arguments)
 let workload = SocialWorkload(documents: arguments.documents)
-let root = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-bench-\(ProcessInfo.processInfo.processIdentifier)")
+let root = FileManager.default.temporaryDirectory.appendingPathComponent(
+  "hearth-bench-\(ProcessInfo.processInfo.processIdentifier)")
 try? FileManager.default.removeItem(at: root)
 try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(at: root) }
 
-print("hearth-bench: \(workload.documents.count) posts of the social app's shape (~\(workload.averageEncodedSize) bytes encoded), "
-  + "\(arguments.durableWrites) single durable writes, \(workload.documents.count) random reads\n")
+print(
+  "hearth-bench: \(workload.documents.count) posts of the social app's shape (~\(workload.averageEncodedSize) bytes encoded), "
+    + "\(arguments.durableWrites) single durable writes, \(workload.documents.count) random reads\n")
 
 var table = ResultTable()
 let hearth = try HearthSubject(directory: root.appendingPathComponent("hearth").path, workload: workload)
@@ -35,23 +37,31 @@ struct Operation {
 }
 
 let operations = [
-  Operation(name: "batched set (1,000 per commit)", count: workload.documents.count,
+  Operation(
+    name: "batched set (1,000 per commit)", count: workload.documents.count,
     hearth: hearth.batchedSet, lmdb: lmdb.batchedPut, sqlite: sqlite.batchedInsert),
-  Operation(name: "single durable set (fsync each)", count: arguments.durableWrites,
-    hearth: { try hearth.durableSets(arguments.durableWrites) }, lmdb: { try lmdb.durablePuts(arguments.durableWrites) },
+  Operation(
+    name: "single durable set (fsync each)", count: arguments.durableWrites,
+    hearth: { try hearth.durableSets(arguments.durableWrites) },
+    lmdb: { try lmdb.durablePuts(arguments.durableWrites) },
     sqlite: { try sqlite.durableInserts(arguments.durableWrites) }),
-  Operation(name: "get → [String: Any]", count: order.count,
-    hearth: { try hearth.getDictionaries(order) }, lmdb: { try lmdb.gets(order) }, sqlite: { try sqlite.selects(order) }),
-  Operation(name: "get → Codable struct", count: order.count,
+  Operation(
+    name: "get → [String: Any]", count: order.count,
+    hearth: { try hearth.getDictionaries(order) }, lmdb: { try lmdb.gets(order) }, sqlite: { try sqlite.selects(order) }
+  ),
+  Operation(
+    name: "get → Codable struct", count: order.count,
     hearth: { try hearth.getStructs(order) }, lmdb: { try lmdb.gets(order) }, sqlite: { try sqlite.selects(order) }),
-  Operation(name: "read whole collection (per document)", count: workload.documents.count,
+  Operation(
+    name: "read whole collection (per document)", count: workload.documents.count,
     hearth: hearth.readCollection, lmdb: lmdb.scan, sqlite: sqlite.scan),
 ]
 
 for (index, operation) in operations.enumerated() {
   // The first row loads the data, so it always runs.
   if let only = arguments.only, index > 0, !operation.name.contains(only) { continue }
-  table.add(operation.name,
+  table.add(
+    operation.name,
     hearth: try measure(operation.count, operation.hearth),
     lmdb: try measure(operation.count, operation.lmdb),
     sqlite: try measure(operation.count, operation.sqlite))
@@ -83,7 +93,8 @@ struct BenchArguments {
       case "--durable-writes": durableWrites = iterator.next().flatMap(Int.init) ?? durableWrites
       case "--only": only = iterator.next()
       default:
-        FileHandle.standardError.write(Data("usage: hearth-bench [--documents N] [--durable-writes N] [--only TEXT]\n".utf8))
+        FileHandle.standardError.write(
+          Data("usage: hearth-bench [--documents N] [--durable-writes N] [--only TEXT]\n".utf8))
         exit(64)
       }
     }
@@ -99,16 +110,23 @@ struct ResultTable {
 
   func print() {
     func rate(_ value: Double) -> String {
-      value >= 1e6 ? String(format: "%.2fM/s", value / 1e6) : value >= 1e3 ? String(format: "%.1fk/s", value / 1e3) : String(format: "%.0f/s", value)
+      value >= 1e6
+        ? String(format: "%.2fM/s", value / 1e6)
+        : value >= 1e3 ? String(format: "%.1fk/s", value / 1e3) : String(format: "%.0f/s", value)
     }
-    func pad(_ text: String, _ width: Int) -> String { text.count >= width ? text : String(repeating: " ", count: width - text.count) + text }
+    func pad(_ text: String, _ width: Int) -> String {
+      text.count >= width ? text : String(repeating: " ", count: width - text.count) + text
+    }
     let nameWidth = rows.map(\.0.count).max() ?? 10
-    Swift.print("operation".padding(toLength: nameWidth, withPad: " ", startingAt: 0)
-      + pad("Hearth", 12) + pad("raw LMDB", 12) + pad("SQLite", 12) + pad("Hearth/LMDB", 13) + pad("Hearth/SQLite", 15))
+    Swift.print(
+      "operation".padding(toLength: nameWidth, withPad: " ", startingAt: 0)
+        + pad("Hearth", 12) + pad("raw LMDB", 12) + pad("SQLite", 12) + pad("Hearth/LMDB", 13)
+        + pad("Hearth/SQLite", 15))
     for (name, hearth, lmdb, sqlite) in rows {
-      Swift.print(name.padding(toLength: nameWidth, withPad: " ", startingAt: 0)
-        + pad(rate(hearth), 12) + pad(rate(lmdb), 12) + pad(rate(sqlite), 12)
-        + pad(String(format: "%.2f×", hearth / lmdb), 13) + pad(String(format: "%.2f×", hearth / sqlite), 15))
+      Swift.print(
+        name.padding(toLength: nameWidth, withPad: " ", startingAt: 0)
+          + pad(rate(hearth), 12) + pad(rate(lmdb), 12) + pad(rate(sqlite), 12)
+          + pad(String(format: "%.2f×", hearth / lmdb), 13) + pad(String(format: "%.2f×", hearth / sqlite), 15))
     }
   }
 }
