@@ -10,12 +10,10 @@ public final class Cursor {
 
   private var cursor: OpaquePointer?
   public let table: Table
-  private unowned let transaction: ReadTransaction
 
-  init(_ cursor: OpaquePointer, table: Table, transaction: ReadTransaction) {
+  init(_ cursor: OpaquePointer, table: Table) {
     self.cursor = cursor
     self.table = table
-    self.transaction = transaction
   }
 
   func close() {
@@ -58,8 +56,6 @@ public final class Cursor {
 
   /// In a duplicate-sorted table: the next value of the current key.
   public func nextDuplicate() throws -> Entry? { try move(MDB_NEXT_DUP) }
-  /// In a duplicate-sorted table: the first value of the next key.
-  public func nextKey() throws -> Entry? { try move(MDB_NEXT_NODUP) }
 
   /// Moves to the last key that starts with `prefix`, or returns `nil` when none does.
   /// Useful for descending walks over one range.
@@ -88,14 +84,4 @@ public final class Cursor {
     return nil
   }
 
-  /// Deletes the entry under the cursor (write transactions only).
-  public func deleteCurrent() throws {
-    guard let cursor else { throw StorageError.expired("mdb_cursor_del (\(table))") }
-    let rc = mdb_cursor_del(cursor, 0)
-    if let write = transaction as? WriteTransaction {
-      try write.checkWrite(rc, "mdb_cursor_del (\(table))")
-    } else {
-      try check(rc, "mdb_cursor_del (\(table))")
-    }
-  }
 }

@@ -366,14 +366,6 @@ public final class Environment: @unchecked Sendable {
     public var readers: Int
   }
 
-  /// The largest key LMDB accepts (511 bytes in the default build).
-  public var maxKeySize: Int {
-    gate.lockShared()
-    defer { gate.unlock() }
-    guard let env = handle else { return 511 }
-    return Int(mdb_env_get_maxkeysize(env))
-  }
-
   /// Grows the map before a write when three quarters of it are in use, so that most
   /// writes never meet `MDB_MAP_FULL`. Called under the writer lock.
   private func growIfNearlyFull() throws {
@@ -404,16 +396,4 @@ public final class Environment: @unchecked Sendable {
     }
   }
 
-  // MARK: - Copying
-
-  /// Writes a consistent copy of the database into the existing, empty directory `path`
-  /// while other threads and processes keep reading and writing (`mdb_env_copy2`).
-  /// `compact` leaves out free pages.
-  public func copy(to path: String, compact: Bool = true) throws {
-    gate.lockShared()
-    defer { gate.unlock() }
-    guard let env = handle else { throw StorageError.closed("mdb_env_copy2") }
-    try check(
-      mdb_env_copy2(env, path, compact ? UInt32(MDB_CP_COMPACT) : 0), "mdb_env_copy2 \(path)")
-  }
 }

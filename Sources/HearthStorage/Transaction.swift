@@ -46,7 +46,7 @@ public class ReadTransaction {
     try ensureLive("mdb_cursor_open (\(table))")
     var cursor: OpaquePointer?
     try check(mdb_cursor_open(txn, table.dbi, &cursor), "mdb_cursor_open (\(table))")
-    let wrapped = Cursor(cursor!, table: table, transaction: self)
+    let wrapped = Cursor(cursor!, table: table)
     cursors.append(wrapped)
     return wrapped
   }
@@ -59,13 +59,6 @@ public class ReadTransaction {
     return stat.ms_entries
   }
 
-  /// The pages `table` occupies (branch, leaf and overflow), for size reports.
-  public func pageCount(_ table: Table) throws -> Int {
-    try ensureLive("mdb_stat (\(table))")
-    var stat = MDB_stat()
-    try check(mdb_stat(txn, table.dbi, &stat), "mdb_stat (\(table))")
-    return stat.ms_branch_pages + stat.ms_leaf_pages + stat.ms_overflow_pages
-  }
 }
 
 /// The write transaction, valid only inside the `Environment.write` closure.
@@ -100,20 +93,6 @@ public final class WriteTransaction: ReadTransaction {
     }
   }
 
-  /// Reserves `count` bytes for `key`'s value and lets `fill` write them in place, which
-  /// saves a copy of large values (`MDB_RESERVE`). Not for duplicate-sorted tables.
-  public func put(
-    _ key: UnsafeRawBufferPointer, reserving count: Int, in table: Table,
-    _ fill: (UnsafeMutableRawBufferPointer) -> Void
-  ) throws {
-    try ensureLive("mdb_put (\(table))")
-    precondition(!table.isDuplicateSorted, "MDB_RESERVE cannot be used with MDB_DUPSORT")
-    var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
-    var v = MDB_val(mv_size: count, mv_data: nil)
-    try checkWrite(mdb_put(txn, table.dbi, &k, &v, UInt32(MDB_RESERVE)), "mdb_put (\(table))")
-    fill(UnsafeMutableRawBufferPointer(start: v.mv_data, count: count))
-  }
-
   /// Deletes `key` (every value of it, in a duplicate-sorted table). Returns whether it existed.
   @discardableResult
   public func delete(_ key: UnsafeRawBufferPointer, in table: Table) throws -> Bool {
@@ -146,9 +125,4 @@ public final class WriteTransaction: ReadTransaction {
     }
   }
 
-  /// Removes every entry of `table` (the table itself stays).
-  public func empty(_ table: Table) throws {
-    try ensureLive("mdb_drop (\(table))")
-    try checkWrite(mdb_drop(txn, table.dbi, 0), "mdb_drop (\(table))")
-  }
 }

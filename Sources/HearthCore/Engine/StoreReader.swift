@@ -37,12 +37,6 @@ public struct StoreReader {
     return try body(bytes)
   }
 
-  /// Calls `body` with each document of the collection at `path`, in document-ID order,
-  /// until it returns `false`. Subcollections' documents are not included.
-  public func forEachDocument(inCollection path: ResourcePath, _ body: (StoredDocument) throws -> Bool) throws {
-    try forEachDocumentBytes(inCollection: path) { key, bytes in try body(DocumentCodec.decode(bytes, key: key)) }
-  }
-
   /// Calls `body` with the key and stored bytes (valid only inside `body`) of each
   /// document of the collection at `path`, in document-ID order, until it returns `false`.
   public func forEachDocumentBytes(
@@ -59,30 +53,6 @@ public struct StoreReader {
       if try !body(DocumentKey(path.appending(id)), value) { return }
       entry = try cursor.next()
     }
-  }
-
-  /// Every document of the collection at `path`, in document-ID order.
-  public func documents(inCollection path: ResourcePath) throws -> [StoredDocument] {
-    var documents: [StoredDocument] = []
-    try forEachDocument(inCollection: path) {
-      documents.append($0)
-      return true
-    }
-    return documents
-  }
-
-  /// The number of documents directly in the collection at `path`.
-  public func documentCount(inCollection path: ResourcePath) throws -> Int {
-    guard let number = try registry.number(of: path, in: txn) else { return 0 }
-    let prefix = number.bytes
-    let cursor = try txn.cursor(tables.documents)
-    var count = 0
-    var entry = try cursor.seek(atLeast: prefix)
-    while let (key, _) = entry, key.starts(with: prefix) {
-      count += 1
-      entry = try cursor.next()
-    }
-    return count
   }
 
   /// The IDs of the subcollections of `parent` (root collections when `nil`) that hold
