@@ -36,6 +36,9 @@ public class DocumentSnapshot: @unchecked Sendable {
   /// The document's fields, or `nil` when it does not exist.
   public func data() -> [String: Any]? { document?.fields }
 
+  /// `data()`: Hearth resolves server timestamps at commit, so every behaviour is the same.
+  public func data(with serverTimestampBehavior: ServerTimestampBehavior) -> [String: Any]? { data() }
+
   /// The value at a field path (a dotted `String` or a `FieldPath`), or `nil`.
   public func get(_ field: Any) -> Any? {
     guard let document else { return nil }
@@ -67,6 +70,8 @@ public final class QueryDocumentSnapshot: DocumentSnapshot, @unchecked Sendable 
   }
 
   public override func data() -> [String: Any] { super.data() ?? [:] }
+
+  public override func data(with serverTimestampBehavior: ServerTimestampBehavior) -> [String: Any] { data() }
 }
 
 /// The result of a query.

@@ -1,0 +1,28 @@
+import Foundation
+import Hearth
+import Testing
+
+/// Firebase's read options compile and read the committed data.
+@Suite struct FirebaseCompatibilityTests {
+  struct Note: Codable {
+    @DocumentID var id: String?
+    var text: String
+    @ServerTimestamp var savedAt: Timestamp?
+  }
+
+  @Test func sourcesAndServerTimestampBehavioursReadTheCommittedData() async throws {
+    let db = try Database.temporary()
+    defer { db.close() }
+    let ref = db.collection("notes").document("n1")
+    try await ref.setData(["text": "hi", "savedAt": FieldValue.serverTimestamp()])
+    let snapshot = try await ref.getDocument(source: .server)
+    let stamp = try #require(snapshot.updateTime)
+    #expect(snapshot.data(with: .estimate)?["savedAt"] as? Timestamp == stamp)
+    #expect(snapshot.get("savedAt", serverTimestampBehavior: .previous) as? Timestamp == stamp)
+    #expect(try snapshot.data(as: Note.self, with: .none).savedAt == stamp)
+    #expect(try await ref.getDocument(source: .cache).exists)
+    let documents = try await db.collection("notes").getDocuments(source: .default).documents
+    #expect(documents.map { $0.data(with: .estimate)["text"] as? String } == ["hi"])
+    #expect(try await db.collection("notes").getDocuments(source: .server).count == 1)
+  }
+}
