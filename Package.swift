@@ -16,8 +16,10 @@ let package = Package(
       pkgConfig: "lmdb",
       providers: [.apt(["liblmdb-dev"]), .brew(["lmdb"])]
     ),
+    // zlib's crc32 checksums every stored document.
+    .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
     .target(name: "HearthStorage", dependencies: ["CLMDB"]),
-    .target(name: "HearthCore", dependencies: ["HearthStorage"]),
+    .target(name: "HearthCore", dependencies: ["HearthStorage", "CZlib"]),
     .target(name: "Hearth", dependencies: ["HearthCore"]),
     .target(name: "HearthShell", dependencies: ["Hearth"]),
     .executableTarget(name: "hearth", dependencies: ["HearthShell"]),

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Installs the system packages Hearth's build needs, when they are missing:
-# LMDB (the storage engine) and SQLite (the benchmark's baseline), with pkg-config.
+# LMDB (the storage engine), zlib (document checksums) and SQLite (the benchmark's
+# baseline), with pkg-config.
 set -euo pipefail
 
-packages=(pkg-config liblmdb-dev libsqlite3-dev)
+packages=(pkg-config liblmdb-dev zlib1g-dev libsqlite3-dev)
 
 if [ "$(uname -s)" = "Darwin" ]; then
-  for formula in lmdb sqlite pkg-config; do
+  for formula in lmdb zlib sqlite pkg-config; do
     brew list "$formula" >/dev/null 2>&1 || brew install "$formula"
   done
   exit 0

@@ -131,10 +131,7 @@ public final class DocumentReference: Hashable, Sendable, CustomStringConvertibl
   /// Reads the document; `exists` is false when it is missing.
   public func getDocument() throws -> DocumentSnapshot {
     let key = try validKey()
-    let writer = UserDataWriter(database: firestore)
-    let document = try firestore.engine().read { reader in
-      try reader.withDocumentBytes(key, hint: collectionHint) { try DocumentCodec.decode($0, key: key, using: writer) }
-    }
+    let document = try firestore.engine().read { try $0.encodedDocument(key, hint: collectionHint) }
     return DocumentSnapshot(reference: self, document: document)
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import Synchronization
 
 /// Whether a snapshot holds writes not yet committed or data from a cache. Hearth's
 /// commits are durable when they return, so both are always false.
@@ -12,15 +13,17 @@ public struct SnapshotMetadata: Sendable, Equatable {
 
 /// A document as read at one moment; `exists` is false when it was missing.
 ///
-/// The document is decoded once, when it is read, straight from its stored bytes into
-/// the values `data()` returns, so `data()` and `get` cost nothing more.
+/// The snapshot holds the document's verified bytes; the first `data()` or `get` builds
+/// the fields straight from them and keeps them, so a snapshot that is only checked for
+/// existence, or decoded as a struct, costs no dictionary it does not need.
 ///
-/// `@unchecked Sendable`: immutable after creation.
+/// `@unchecked Sendable`: immutable but for the decoded fields, which `decoded` guards.
 public class DocumentSnapshot: @unchecked Sendable {
   public let reference: DocumentReference
-  let document: DecodedDocument<Any>?
+  let document: EncodedDocument?
+  private let decoded = Mutex<[String: Any]?>(nil)
 
-  init(reference: DocumentReference, document: DecodedDocument<Any>?) {
+  init(reference: DocumentReference, document: EncodedDocument?) {
     self.reference = reference
     self.document = document
   }
@@ -34,14 +37,23 @@ public class DocumentSnapshot: @unchecked Sendable {
   public var updateTime: Timestamp? { document?.updateTime }
 
   /// The document's fields, or `nil` when it does not exist.
-  public func data() -> [String: Any]? { document?.fields }
+  public func data() -> [String: Any]? {
+    guard let document else { return nil }
+    let fields = decoded.withLock { cached -> UncheckedFields in
+      if let cached { return UncheckedFields(fields: cached) }
+      let fields = document.decode(using: UserDataWriter(database: reference.firestore)).fields
+      cached = fields
+      return UncheckedFields(fields: fields)
+    }
+    return fields.fields
+  }
 
   /// `data()`: Hearth resolves server timestamps at commit, so every behaviour is the same.
   public func data(with serverTimestampBehavior: ServerTimestampBehavior) -> [String: Any]? { data() }
 
   /// The value at a field path (a dotted `String` or a `FieldPath`), or `nil`.
   public func get(_ field: Any) -> Any? {
-    guard let document else { return nil }
+    guard var value: Any = data() else { return nil }
     let path: FieldPath
     switch field {
     case let string as String:
@@ -52,7 +64,6 @@ public class DocumentSnapshot: @unchecked Sendable {
       path = fieldPath
     default: return nil
     }
-    var value: Any = document.fields
     for name in path.segments {
       guard let map = value as? [String: Any], let next = map[name] else { return nil }
       value = next
@@ -65,7 +76,7 @@ public class DocumentSnapshot: @unchecked Sendable {
 
 /// A document that a query returned: it always exists.
 public final class QueryDocumentSnapshot: DocumentSnapshot, @unchecked Sendable {
-  init(database: Database, document: DecodedDocument<Any>) {
+  init(database: Database, document: EncodedDocument) {
     super.init(reference: DocumentReference(database: database, key: document.key), document: document)
   }
 
@@ -112,4 +123,12 @@ public struct DocumentChange: Sendable {
   public let oldIndex: UInt
   /// The position after the change; `UInt(NSNotFound)` for a removed document.
   public let newIndex: UInt
+}
+
+/// Carries decoded fields out of the snapshot's lock.
+///
+/// `@unchecked Sendable`: the fields are an immutable copy-on-write dictionary, read
+/// only after the lock has published them.
+private struct UncheckedFields: @unchecked Sendable {
+  let fields: [String: Any]
 }

@@ -41,21 +41,15 @@ public class Query: @unchecked Sendable {
   /// Runs the query.
   public func getDocuments() throws -> QuerySnapshot {
     let target = try self.target.get()
-    let writer = UserDataWriter(database: firestore)
-    let documents = try firestore.engine().read { reader -> [DecodedDocument<Any>] in
-      let collections: [ResourcePath]
+    let documents = try firestore.engine().read { reader -> [EncodedDocument] in
       switch target {
-      case .collection(let path): collections = [path]
-      case .group(let collectionID): collections = try reader.collectionGroup(collectionID)
+      case .collection(let path):
+        return try reader.encodedDocuments(inCollection: path)
+      case .group(let collectionID):
+        return try reader.collectionGroup(collectionID)
+          .flatMap { try reader.encodedDocuments(inCollection: $0) }
+          .sorted { $0.key < $1.key }
       }
-      var documents: [DecodedDocument<Any>] = []
-      for collection in collections {
-        try reader.forEachDocumentBytes(inCollection: collection) { key, bytes in
-          documents.append(try DocumentCodec.decode(bytes, key: key, using: writer))
-          return true
-        }
-      }
-      return collections.count > 1 ? documents.sorted { $0.key < $1.key } : documents
     }
     return QuerySnapshot(
       query: self, documents: documents.map { QueryDocumentSnapshot(database: firestore, document: $0) })

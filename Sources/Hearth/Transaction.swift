@@ -29,8 +29,7 @@ public final class Transaction {
       throw HearthError(.invalidArgument, "Firestore transactions require all reads to be executed before all writes.")
     }
     let key = try document.validKey()
-    let writer = UserDataWriter(database: database)
-    let stored = try reader.withDocumentBytes(key) { try DocumentCodec.decode($0, key: key, using: writer) }
+    let stored = try reader.encodedDocument(key)
     if stored == nil { missing.insert(key) }
     return DocumentSnapshot(reference: document, document: stored)
   }

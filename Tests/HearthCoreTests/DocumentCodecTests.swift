@@ -56,8 +56,32 @@ import Testing
     }
   }
 
-  /// Random bytes and random mutations of valid documents either decode or throw
-  /// `dataLoss`: never a crash, a hang or a huge allocation.
+  /// Every single damaged byte is caught by the checksum before any field is read.
+  @Test func everyFlippedByteIsReportedAsDataLoss() throws {
+    let valid = DocumentCodec.encode(
+      StoredDocument(key: key, fields: Self.everyValue, createTime: Timestamp(), updateTime: Timestamp()))
+    for position in valid.indices {
+      var damaged = valid
+      damaged[position] ^= 0x10
+      let error = try #require(throws: HearthError.self) { try DocumentCodec.decode(damaged, key: key) }
+      #expect(error.code == .dataLoss)
+      #expect(error.message.contains("users/alice"))
+    }
+  }
+
+  /// `bytes` with a correct checksum, so that the structural decoder itself meets them.
+  private func resealed(_ bytes: [UInt8]) -> [UInt8] {
+    guard bytes.count > DocumentCodec.bodyOffset else { return bytes }
+    var sealed = bytes
+    sealed[0] = DocumentCodec.version
+    let sum = DocumentCodec.checksum(of: sealed, from: DocumentCodec.bodyOffset)
+    withUnsafeBytes(of: sum.littleEndian) { for index in 0..<4 { sealed[1 + index] = $0[index] } }
+    return sealed
+  }
+
+  /// Random bytes and random mutations of valid documents, with correct checksums so
+  /// that they reach the structural decoder, either decode or throw `dataLoss`: never a
+  /// crash, a hang or a huge allocation.
   @Test func garbageNeverCrashes() {
     var generator = SplitMix64(seed: 0x5EED)
     let valid = DocumentCodec.encode(
@@ -67,7 +91,6 @@ import Testing
       var bytes: [UInt8]
       if round % 2 == 0 {
         bytes = (0..<Int(generator.next() % 64)).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
-        if !bytes.isEmpty { bytes[0] = DocumentCodec.version }
       } else {
         bytes = valid
         for _ in 0..<(1 + Int(generator.next() % 4)) {
@@ -77,7 +100,7 @@ import Testing
         if generator.next() % 4 == 0 { bytes.removeLast(Int(generator.next() % UInt64(bytes.count))) }
       }
       do {
-        _ = try DocumentCodec.decode(bytes, key: key)
+        _ = try DocumentCodec.decode(resealed(bytes), key: key)
         decoded += 1
       } catch let error as HearthError {
         #expect(error.code == .dataLoss)
@@ -89,11 +112,12 @@ import Testing
   }
 
   @Test func deepCorruptNestingIsRefusedWithoutRecursingForever() throws {
-    // version, times, one field "a" holding 10,000 nested one-element arrays.
-    var bytes: [UInt8] = [DocumentCodec.version, 0, 0, 1, 1, UInt8(ascii: "a")]
+    // A sealed document whose one field "a" holds 10,000 nested one-element arrays.
+    var bytes: [UInt8] = [DocumentCodec.version, 0, 0, 0, 0, 0, 0, 1, 1, UInt8(ascii: "a")]
     for _ in 0..<10_000 { bytes += [DocumentCodec.Tag.array.rawValue, 1] }
     bytes.append(DocumentCodec.Tag.null.rawValue)
-    let error = try #require(throws: HearthError.self) { try DocumentCodec.decode(bytes, key: key) }
+    let error = try #require(throws: HearthError.self) { try DocumentCodec.decode(resealed(bytes), key: key) }
     #expect(error.code == .dataLoss)
+    #expect(error.message.contains("nesting"))
   }
 }

@@ -24,6 +24,10 @@ struct ByteWriter {
     varint(UInt64(bitPattern: (value << 1) ^ (value >> 63)))
   }
 
+  @inline(__always) mutating func fixed32(_ value: UInt32) {
+    withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+  }
+
   @inline(__always) mutating func fixed64(_ value: UInt64) {
     withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
   }
@@ -114,19 +118,17 @@ struct ByteReader {
     return UnsafeRawBufferPointer(rebasing: buffer[offset..<offset + count])
   }
 
-  /// A length-prefixed string, which must be valid UTF-8.
-  @inlinable mutating func string() throws(Malformed) -> String {
-    let length = try count()
-    let raw = try bytes(length)
-    guard let string = UTF8Text.string(raw) else {
-      throw Malformed(offset: offset - length, reason: "invalid UTF-8 in a string")
-    }
-    return string
+  /// A length-prefixed string from checksummed bytes, which `ByteWriter` wrote as UTF-8:
+  /// taken without a second check (damaged bytes would be repaired, never trusted).
+  @inlinable mutating func trustedString() throws(Malformed) -> String {
+    let raw = try bytes(try count())
+    return String(decoding: raw.bindMemory(to: UInt8.self), as: UTF8.self)
   }
 }
 
-/// Strings from stored bytes, checked without the standard library's generic
-/// `String(validating:as:)`, whose metadata lookups cost more than the decoding itself.
+/// Strings from stored bytes that no checksum covers (keys), checked without the standard
+/// library's generic `String(validating:as:)`, whose metadata lookups cost more than the
+/// decoding itself.
 public enum UTF8Text {
   /// The bytes as a string, or `nil` when they are not valid UTF-8.
   public static func string(_ bytes: UnsafeRawBufferPointer) -> String? {

@@ -1,9 +1,11 @@
+import CZlib
 import Foundation
 
 /// The on-disk form of a document: the value stored in the `documents` table.
 ///
 /// ```
-/// document := version(1 byte = 1) createTime updateTime fields
+/// document := version(1 byte = 1) checksum createTime updateTime fields
+/// checksum := CRC-32 (zlib's) of every byte after it, 4 bytes little-endian
 /// createTime, updateTime := zigzag varint, microseconds since the epoch
 /// fields := map body
 /// value := tag(1 byte) payload
@@ -20,9 +22,10 @@ import Foundation
 /// ```
 ///
 /// Compact (no field IDs, no padding) and deterministic: equal documents with identical
-/// values encode to identical bytes. Decoding checks every length, count, tag, nesting
-/// depth and string, so damaged bytes throw `dataLoss` instead of crashing. The version
-/// byte lets later formats (such as one with a checksum) be read beside this one.
+/// values encode to identical bytes. Every read checks the checksum first, so damaged
+/// bytes are reported (`dataLoss`, naming the document) and never returned as data; the
+/// decoder also checks every length, count, tag and nesting depth, so no input, however
+/// damaged, can make it crash. The version byte lets later formats be read beside this one.
 public enum DocumentCodec {
   public static let version: UInt8 = 1
   /// Deeper than any valid document (20 levels of maps and arrays), shallow enough that a
@@ -50,10 +53,27 @@ public enum DocumentCodec {
   public static func encode(_ document: StoredDocument) -> [UInt8] {
     var writer = ByteWriter(capacity: 128 + document.fields.count * 24)
     writer.byte(version)
+    writer.fixed32(0)  // the checksum, filled in below
     writer.signedVarint(document.createTime.microseconds)
     writer.signedVarint(document.updateTime.microseconds)
     encodeMap(document.fields, into: &writer)
+    let sum = checksum(of: writer.bytes, from: bodyOffset)
+    withUnsafeBytes(of: sum.littleEndian) { sum in
+      for index in 0..<4 { writer.bytes[1 + index] = sum[index] }
+    }
     return writer.bytes
+  }
+
+  /// Where the checksummed part begins: after the version byte and the checksum.
+  @usableFromInline static let bodyOffset = 5
+
+  static func checksum(of bytes: [UInt8], from offset: Int) -> UInt32 {
+    bytes.withUnsafeBytes { checksum(of: UnsafeRawBufferPointer(rebasing: $0[offset...])) }
+  }
+
+  static func checksum(of bytes: UnsafeRawBufferPointer) -> UInt32 {
+    guard let base = bytes.baseAddress, !bytes.isEmpty else { return UInt32(crc32(0, nil, 0)) }
+    return UInt32(crc32(0, base.assumingMemoryBound(to: Bytef.self), uInt(bytes.count)))
   }
 
   static func encodeMap(_ fields: [String: Value], into writer: inout ByteWriter) {
@@ -117,19 +137,32 @@ public enum DocumentCodec {
 
   /// Decodes a stored document into `Value`s.
   ///
-  /// - Throws: `dataLoss` naming `key` and the byte offset when the bytes are not a valid
-  ///   document.
+  /// - Throws: `dataLoss` naming `key` when the bytes are damaged.
   public static func decode(_ bytes: UnsafeRawBufferPointer, key: DocumentKey) throws -> StoredDocument {
     try decode(bytes, key: key, using: ValueBuilder())
+  }
+
+  public static func decode(_ bytes: [UInt8], key: DocumentKey) throws -> StoredDocument {
+    try bytes.withUnsafeBytes { try decode($0, key: key) }
   }
 
   /// Decodes a stored document into whatever `builder` makes of each value (`Value`s
   /// here, the API's `Any`s in `Hearth`), in one pass over the bytes.
   ///
-  /// - Throws: `dataLoss` naming `key` and the byte offset when the bytes are not a valid
-  ///   document.
+  /// - Throws: `dataLoss` naming `key` when the bytes are damaged.
   @inlinable
   public static func decode<Builder: FieldBuilder>(
+    _ bytes: UnsafeRawBufferPointer, key: DocumentKey, using builder: Builder
+  ) throws -> DecodedDocument<Builder.Element> {
+    try verify(bytes, key: key)
+    return try decodeVerified(bytes, key: key, using: builder)
+  }
+
+  /// Decodes bytes whose checksum `verify` accepted. The checksum proves they are what
+  /// `encode` wrote, so strings are taken without a UTF-8 check (invalid bytes would be
+  /// repaired, never trusted); lengths and counts are still checked.
+  @inlinable
+  static func decodeVerified<Builder: FieldBuilder>(
     _ bytes: UnsafeRawBufferPointer, key: DocumentKey, using builder: Builder
   ) throws -> DecodedDocument<Builder.Element> {
     var reader = ByteReader(bytes)
@@ -143,14 +176,36 @@ public enum DocumentCodec {
     }
   }
 
-  public static func decode(_ bytes: [UInt8], key: DocumentKey) throws -> StoredDocument {
-    try bytes.withUnsafeBytes { try decode($0, key: key) }
+  /// Checks the format version and the checksum.
+  ///
+  /// - Throws: `dataLoss` naming `key`.
+  public static func verify(_ bytes: UnsafeRawBufferPointer, key: DocumentKey) throws {
+    guard bytes.count > bodyOffset else {
+      throw HearthError.dataLoss("Document \(key) is damaged: \(bytes.count) bytes is too short")
+    }
+    guard bytes[0] == version else {
+      throw HearthError.dataLoss("Document \(key) is damaged: unknown document format \(bytes[0])")
+    }
+    let stored = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 1, as: UInt32.self))
+    let computed = checksum(of: UnsafeRawBufferPointer(rebasing: bytes[bodyOffset...]))
+    guard stored == computed else {
+      throw HearthError.dataLoss(
+        "Document \(key) is damaged: its checksum is \(hex(stored)) but its bytes sum to \(hex(computed))")
+    }
+  }
+
+  private static func hex(_ value: UInt32) -> String {
+    let digits = String(value, radix: 16)
+    return "0x" + String(repeating: "0", count: 8 - digits.count) + digits
   }
 
   /// Only the create and update times, without decoding the fields.
+  ///
+  /// - Throws: `dataLoss` naming `key` when the bytes are damaged.
   public static func decodeTimes(_ bytes: UnsafeRawBufferPointer, key: DocumentKey) throws
     -> (createTime: Timestamp, updateTime: Timestamp)
   {
+    try verify(bytes, key: key)
     var reader = ByteReader(bytes)
     do throws(ByteReader.Malformed) { return try header(&reader) } catch { throw damaged(key, error) }
   }
@@ -160,10 +215,10 @@ public enum DocumentCodec {
     HearthError.dataLoss("Document \(key) is damaged: \(error.reason) at byte \(error.offset)")
   }
 
+  /// The times, after the version byte and the checksum (which `verify` checked).
   @usableFromInline
   static func header(_ reader: inout ByteReader) throws(ByteReader.Malformed) -> (Timestamp, Timestamp) {
-    let format = try reader.byte()
-    guard format == version else { throw reader.fail("unknown document format \(format)") }
+    _ = try reader.bytes(bodyOffset)
     let createTime = Timestamp(microseconds: try reader.signedVarint())
     let updateTime = Timestamp(microseconds: try reader.signedVarint())
     return (createTime, updateTime)
@@ -176,7 +231,7 @@ public enum DocumentCodec {
     let count = try reader.count()
     var fields = [String: Builder.Element](minimumCapacity: count)
     for _ in 0..<count {
-      let key = try reader.string()
+      let key = try reader.trustedString()
       let value = try decodeValue(&reader, depth: depth, builder)
       if fields.updateValue(value, forKey: key) != nil { throw reader.fail("duplicate field '\(key)'") }
     }
@@ -195,7 +250,7 @@ public enum DocumentCodec {
     case Tag.integer.rawValue: return builder.integer(try reader.signedVarint())
     case Tag.double.rawValue: return builder.double(Double(bitPattern: try reader.fixed64()))
     case Tag.timestamp.rawValue: return builder.timestamp(try timestamp(&reader))
-    case Tag.string.rawValue: return builder.string(try reader.string())
+    case Tag.string.rawValue: return builder.string(try reader.trustedString())
     case Tag.bytes.rawValue:
       let length = try reader.count()
       return builder.bytes(Data(try reader.bytes(length)))
@@ -233,7 +288,7 @@ public enum DocumentCodec {
     var segments: [String] = []
     segments.reserveCapacity(count)
     for _ in 0..<count {
-      let segment = try reader.string()
+      let segment = try reader.trustedString()
       guard !segment.isEmpty else { throw reader.fail("empty segment in a reference") }
       segments.append(segment)
     }
@@ -296,3 +351,42 @@ public struct DecodedDocument<Element> {
 }
 
 extension DecodedDocument: Sendable where Element: Sendable {}
+
+/// A document's stored bytes, copied out of the database with their checksum verified,
+/// decoded only when asked: reading a document costs a copy and a checksum; its fields
+/// are built once, straight into what the caller wants (`Value`s, or the API's `Any`s).
+public struct EncodedDocument: Sendable {
+  public let key: DocumentKey
+  @usableFromInline let bytes: [UInt8]
+
+  /// - Throws: `dataLoss` naming `key` when the bytes are damaged.
+  public init(key: DocumentKey, verifying bytes: UnsafeRawBufferPointer) throws {
+    try DocumentCodec.verify(bytes, key: key)
+    self.key = key
+    self.bytes = Array(bytes)
+  }
+
+  public var createTime: Timestamp { times.createTime }
+  public var updateTime: Timestamp { times.updateTime }
+
+  private var times: (createTime: Timestamp, updateTime: Timestamp) {
+    bytes.withUnsafeBytes { raw in
+      var reader = ByteReader(raw)
+      return (try? DocumentCodec.header(&reader)) ?? (Timestamp(microseconds: 0), Timestamp(microseconds: 0))
+    }
+  }
+
+  /// The document with its fields built by `builder`.
+  ///
+  /// The checksum was verified when the bytes were read, so decoding cannot meet damage;
+  /// should a damaged document ever share its checksum (a 1 in 2^32 chance), its fields
+  /// come back empty rather than wrong.
+  @inlinable
+  public func decode<Builder: FieldBuilder>(using builder: Builder) -> DecodedDocument<Builder.Element> {
+    let decoded = try? bytes.withUnsafeBytes { try DocumentCodec.decodeVerified($0, key: key, using: builder) }
+    return decoded ?? DecodedDocument(key: key, fields: [:], createTime: createTime, updateTime: updateTime)
+  }
+
+  /// The document with `Value` fields.
+  public var stored: StoredDocument { decode(using: ValueBuilder()) }
+}

@@ -11,14 +11,25 @@ import Synchronization
 /// trace.
 final class CollectionRegistry: Sendable {
   private let tables: Tables
-  private let numbers = Mutex<[ResourcePath: CollectionNumber]>([:])
+  private let numbers = Mutex<[PathKey: CollectionNumber]>([:])
   private let paths = Mutex<[CollectionNumber: ResourcePath]>([:])
 
   init(tables: Tables) { self.tables = tables }
 
   /// The number of the collection at `path`, or `nil` when nothing was ever written there.
   func number(of path: ResourcePath, in txn: ReadTransaction) throws -> CollectionNumber? {
-    if let cached = numbers.withLock({ $0[path] }) { return cached }
+    try number(of: PathKey(path.segments[...]), in: txn)
+  }
+
+  /// The number of the collection holding the document at `key`: looked up by a slice
+  /// of the document's path, so that no collection path is built for a cached number.
+  func number(ofCollectionOf key: DocumentKey, in txn: ReadTransaction) throws -> CollectionNumber? {
+    try number(of: PathKey(key.path.segments.dropLast()), in: txn)
+  }
+
+  private func number(of pathKey: PathKey, in txn: ReadTransaction) throws -> CollectionNumber? {
+    if let cached = numbers.withLock({ $0[pathKey] }) { return cached }
+    let path = ResourcePath(Array(pathKey.segments))
     guard let (parentKey, collectionID) = try parentKey(of: path, in: txn) else { return nil }
     guard let found = try findChild(collectionID, under: parentKey, in: txn) else { return nil }
     if !(txn is WriteTransaction) { remember([(path, found)]) }
@@ -31,7 +42,7 @@ final class CollectionRegistry: Sendable {
   func register(
     _ path: ResourcePath, in txn: WriteTransaction, resolved: inout [(ResourcePath, CollectionNumber)]
   ) throws -> CollectionNumber {
-    if let cached = numbers.withLock({ $0[path] }) { return cached }
+    if let cached = numbers.withLock({ $0[PathKey(path.segments[...])] }) { return cached }
     let collectionID = path.last!
     let parentKey: [UInt8]
     if path.count == 1 {
@@ -59,7 +70,7 @@ final class CollectionRegistry: Sendable {
   /// Adds committed registrations to the cache.
   func remember(_ registrations: [(ResourcePath, CollectionNumber)]) {
     guard !registrations.isEmpty else { return }
-    numbers.withLock { cache in for (path, number) in registrations { cache[path] = number } }
+    numbers.withLock { cache in for (path, number) in registrations { cache[PathKey(path.segments[...])] = number } }
     paths.withLock { cache in for (path, number) in registrations { cache[number] = path } }
   }
 
@@ -123,6 +134,30 @@ final class CollectionRegistry: Sendable {
     -> CollectionNumber?
   {
     try children(under: parentKey, in: txn).first { Value.compareUTF8($0.id, collectionID) == 0 }?.number
+  }
+}
+
+/// A collection path as the cache's key: a slice of any path's segments (so a document's
+/// key can look up its collection without building a new path), compared and hashed by
+/// the segments' UTF-8 bytes.
+private struct PathKey: Hashable, @unchecked Sendable {
+  // @unchecked: an immutable slice of immutable strings.
+  let segments: ArraySlice<String>
+
+  init(_ segments: ArraySlice<String>) { self.segments = segments }
+
+  static func == (a: PathKey, b: PathKey) -> Bool {
+    a.segments.count == b.segments.count && zip(a.segments, b.segments).allSatisfy { Value.compareUTF8($0, $1) == 0 }
+  }
+
+  func hash(into hasher: inout Hasher) {
+    hasher.combine(segments.count)
+    for segment in segments {
+      if segment.utf8.withContiguousStorageIfAvailable({ hasher.combine(bytes: UnsafeRawBufferPointer($0)) }) == nil {
+        for byte in segment.utf8 { hasher.combine(byte) }
+      }
+      hasher.combine(0xFF as UInt8)  // a separator no UTF-8 byte equals
+    }
   }
 }
 

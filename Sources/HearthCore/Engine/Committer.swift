@@ -38,7 +38,7 @@ struct Committer {
     let key = write.key
     let number: CollectionNumber
     if case .delete = write.kind {
-      guard let known = try store.registry.number(of: key.collectionPath, in: txn) else {
+      guard let known = try store.registry.number(ofCollectionOf: key, in: txn) else {
         try check(write.precondition, exists: false, key: key)
         return
       }

@@ -19,7 +19,7 @@ extension StoreReader {
   }
 
   private func registeredCollectionIDs(under key: DocumentKey) throws -> [String] {
-    guard let number = try store.registry.number(of: key.collectionPath, in: txn) else { return [] }
+    guard let number = try store.registry.number(ofCollectionOf: key, in: txn) else { return [] }
     return try store.registry.children(under: KeyLayout.parentKey(number, key.documentID), in: txn).map(\.id)
   }
 

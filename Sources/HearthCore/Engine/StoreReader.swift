@@ -27,7 +27,7 @@ public struct StoreReader {
     if let known = hint?.number {
       number = known
     } else {
-      guard let found = try registry.number(of: key.collectionPath, in: txn) else { return nil }
+      guard let found = try registry.number(ofCollectionOf: key, in: txn) else { return nil }
       if !(txn is WriteTransaction) { hint?.number = found }
       number = found
     }
@@ -35,6 +35,25 @@ public struct StoreReader {
       return nil
     }
     return try body(bytes)
+  }
+
+  /// The document at `key` as verified bytes, decoded later by whoever reads it, or `nil`
+  /// when it does not exist. `hint` remembers the collection's number for the next read
+  /// of a reference.
+  ///
+  /// - Throws: `dataLoss` when its stored bytes are damaged.
+  public func encodedDocument(_ key: DocumentKey, hint: CollectionHint? = nil) throws -> EncodedDocument? {
+    try withDocumentBytes(key, hint: hint) { try EncodedDocument(key: key, verifying: $0) }
+  }
+
+  /// Every document of the collection at `path` as verified bytes, in document-ID order.
+  public func encodedDocuments(inCollection path: ResourcePath) throws -> [EncodedDocument] {
+    var documents: [EncodedDocument] = []
+    try forEachDocumentBytes(inCollection: path) { key, bytes in
+      documents.append(try EncodedDocument(key: key, verifying: bytes))
+      return true
+    }
+    return documents
   }
 
   /// Calls `body` with the key and stored bytes (valid only inside `body`) of each
@@ -60,7 +79,7 @@ public struct StoreReader {
   public func collectionIDs(under parent: DocumentKey?) throws -> [String] {
     let parentKey: [UInt8]
     if let parent {
-      guard let number = try registry.number(of: parent.collectionPath, in: txn) else { return [] }
+      guard let number = try registry.number(ofCollectionOf: parent, in: txn) else { return [] }
       parentKey = KeyLayout.parentKey(number, parent.documentID)
     } else {
       parentKey = KeyLayout.parentKey(.root, "")

@@ -33,6 +33,13 @@ final class HearthSubject {
     }
   }
 
+  /// The read alone: the snapshot holds the verified bytes; fields are built on use.
+  func getSnapshots(_ order: [Int]) throws {
+    var found = 0
+    for index in order where try references[index].getDocument().exists { found += 1 }
+    precondition(found == order.count)
+  }
+
   func getDictionaries(_ order: [Int]) throws {
     var fields = 0
     for index in order { fields += try references[index].getDocument().data()?.count ?? 0 }

@@ -46,6 +46,9 @@ let operations = [
     lmdb: { try lmdb.durablePuts(arguments.durableWrites) },
     sqlite: { try sqlite.durableInserts(arguments.durableWrites) }),
   Operation(
+    name: "get → DocumentSnapshot", count: order.count,
+    hearth: { try hearth.getSnapshots(order) }, lmdb: { try lmdb.gets(order) }, sqlite: { try sqlite.selects(order) }),
+  Operation(
     name: "get → [String: Any]", count: order.count,
     hearth: { try hearth.getDictionaries(order) }, lmdb: { try lmdb.gets(order) }, sqlite: { try sqlite.selects(order) }
   ),
