@@ -8,12 +8,12 @@ public final class CollectionReference: Query, @unchecked Sendable {
 
   init(database: Database, path: ResourcePath) {
     rawPath = path.canonical
-    super.init(database: database, target: .success(.collection(path)))
+    super.init(database: database, model: QueryModel(target: .collection(path)))
   }
 
   init(database: Database, invalid error: HearthError, path: String) {
     rawPath = path
-    super.init(database: database, target: .failure(error))
+    super.init(database: database, model: QueryModel(target: .collection(.root)), problem: error)
   }
 
   /// A reference to an assembled path, checked for an odd number of segments.
@@ -46,7 +46,8 @@ public final class CollectionReference: Query, @unchecked Sendable {
   }
 
   func validPath() throws -> ResourcePath {
-    guard case .collection(let path) = try target.get() else { preconditionFailure("a collection reference") }
+    if let problem { throw problem }
+    guard case .collection(let path) = model.target else { preconditionFailure("a collection reference") }
     return path
   }
 

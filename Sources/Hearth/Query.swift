@@ -2,57 +2,91 @@ import Foundation
 import HearthCore
 
 /// A query over one collection, or over every collection with one ID (a collection
-/// group).
+/// group), with Firestore's filters, order, limits and cursors.
 ///
-/// Today a query reads all of its target's documents in document-ID order (by full path
-/// for a collection group); filters, ordering, limits and cursors come next, on this type.
+/// ```swift
+/// let feed = try db.collection("users/alice/posts")
+///   .whereField("likes", isGreaterThanOrEqualTo: 10)
+///   .order(by: "createdAt", descending: true)
+///   .limit(to: 20)
+///   .getDocuments()
+/// ```
+///
+/// Building a query never throws: the first rule a step breaks is kept, and running the
+/// query (`getDocuments`, `getAggregation`, `explain`) throws it as `invalidArgument`.
 ///
 /// `@unchecked Sendable`: a query is immutable; subclasses add only immutable state.
 public class Query: @unchecked Sendable {
   public let firestore: Database
-  let target: Result<QueryTarget, HearthError>
+  let model: QueryModel
+  /// The first rule this query broke while it was built.
+  let problem: HearthError?
 
-  enum QueryTarget: Sendable {
-    case collection(ResourcePath)
-    case group(String)
-  }
-
-  init(database: Database, target: Result<QueryTarget, HearthError>) {
+  init(database: Database, model: QueryModel, problem: HearthError? = nil) {
     firestore = database
-    self.target = target
+    self.model = model
+    self.problem = problem
   }
 
   convenience init(database: Database, group collectionID: String) {
-    let target: Result<QueryTarget, HearthError>
+    let model = QueryModel(target: .group(collectionID))
     if collectionID.isEmpty {
-      target = .failure(HearthError(.invalidArgument, "Collection ID cannot be empty."))
+      self.init(
+        database: database, model: model, problem: HearthError(.invalidArgument, "Collection ID cannot be empty."))
     } else if collectionID.contains("/") {
-      target = .failure(
-        HearthError(
+      self.init(
+        database: database, model: model,
+        problem: HearthError(
           .invalidArgument, "Invalid collection ID (\(collectionID)). Collection IDs must not contain / in them."))
     } else if let problem = ResourcePath.problem(withID: collectionID) {
-      target = .failure(HearthError(.invalidArgument, "Invalid collection ID (\(collectionID)). \(problem)"))
+      self.init(
+        database: database, model: model,
+        problem: HearthError(.invalidArgument, "Invalid collection ID (\(collectionID)). \(problem)"))
     } else {
-      target = .success(.group(collectionID))
+      self.init(database: database, model: model)
     }
-    self.init(database: database, target: target)
   }
 
-  /// Runs the query.
-  public func getDocuments() throws -> QuerySnapshot {
-    let target = try self.target.get()
-    let documents = try firestore.engine().read { reader -> [EncodedDocument] in
-      switch target {
-      case .collection(let path):
-        return try reader.encodedDocuments(inCollection: path)
-      case .group(let collectionID):
-        return try reader.collectionGroup(collectionID)
-          .flatMap { try reader.encodedDocuments(inCollection: $0) }
-          .sorted { $0.key < $1.key }
-      }
+  /// A new query: this one changed by `change`, or this one with the error `change`
+  /// threw (the first error is kept).
+  func adding(_ change: (inout QueryModel) throws -> Void) -> Query {
+    guard problem == nil else { return Query(database: firestore, model: model, problem: problem) }
+    var changed = model
+    do {
+      try change(&changed)
+      return Query(database: firestore, model: changed)
+    } catch {
+      let reason = error as? HearthError ?? HearthError(.invalidArgument, "\(error)")
+      return Query(database: firestore, model: model, problem: reason)
     }
+  }
+
+  /// The query to run, or the rule it broke.
+  func runnableModel() throws -> QueryModel {
+    if let problem { throw problem }
+    try model.validateForRun()
+    return model
+  }
+
+  /// What the query reads, for messages: `users/alice/posts` or `group posts`.
+  var targetDescription: String {
+    switch model.target {
+    case .collection(let path): path.canonical
+    case .group(let collectionID): "group \(collectionID)"
+    }
+  }
+
+  // MARK: - Running
+
+  /// Runs the query.
+  ///
+  /// - Throws: `invalidArgument` for a query that breaks Firestore's rules; `dataLoss` for
+  ///   a damaged document.
+  public func getDocuments() throws -> QuerySnapshot {
+    let model = try runnableModel()
+    let result = try firestore.engine().read { try $0.run(model) }
     return QuerySnapshot(
-      query: self, documents: documents.map { QueryDocumentSnapshot(database: firestore, document: $0) })
+      query: self, documents: result.documents.map { QueryDocumentSnapshot(database: firestore, document: $0) })
   }
 
   public func getDocuments() async throws -> QuerySnapshot {
@@ -61,5 +95,28 @@ public class Query: @unchecked Sendable {
 
   public func getDocuments(completion: @escaping (QuerySnapshot?, Error?) -> Void) {
     firestore.complete(completion) { try getDocuments() }
+  }
+
+  /// Runs the query and reports how: the plan (index or scan, key ranges) and what it
+  /// read and returned.
+  public func explain() throws -> QueryExplanation {
+    let model = try runnableModel()
+    let statistics = try firestore.engine().read { try $0.run(model).statistics }
+    return QueryExplanation(
+      plan: statistics.plan, indexEntriesRead: statistics.indexEntriesRead, documentsRead: statistics.documentsRead,
+      resultsReturned: statistics.resultsReturned)
+  }
+}
+
+/// How a query was run (`Query.explain()`).
+public struct QueryExplanation: Sendable, CustomStringConvertible {
+  /// Human-readable: the index or scan used and the key ranges read.
+  public var plan: String
+  public var indexEntriesRead: Int
+  public var documentsRead: Int
+  public var resultsReturned: Int
+
+  public var description: String {
+    "\(plan): \(indexEntriesRead) index entries and \(documentsRead) documents read, \(resultsReturned) returned"
   }
 }

@@ -7,7 +7,23 @@ import HearthCore
 /// with Firestore's wording, the document path and the field.
 struct UserDataReader {
   let database: Database
+  /// The document written; for query values (`init(database:query:)`), a placeholder.
   let key: DocumentKey
+  /// What messages say was invalid: `data for document users/alice`, or `query`.
+  private let subject: String
+
+  init(database: Database, key: DocumentKey) {
+    self.database = database
+    self.key = key
+    subject = "data for document \(key)"
+  }
+
+  /// A reader for the operands of query filters and cursors (`argument`).
+  init(database: Database, query: String) {
+    self.database = database
+    key = DocumentKey(ResourcePath(["__query__", "__value__"]))
+    subject = "query \(query)"
+  }
 
   /// Where a value is being read, which decides what sentinels may do.
   enum Context {
@@ -317,7 +333,7 @@ struct UserDataReader {
   }
 
   func invalid(_ message: String, field: FieldPath? = nil) -> HearthError {
-    var text = "Invalid data for document \(key): \(message)"
+    var text = "Invalid \(subject): \(message)"
     if let field, !field.isEmpty { text += " (found in field \(field))" }
     return HearthError(.invalidArgument, text)
   }

@@ -1,0 +1,125 @@
+import Foundation
+import HearthCore
+
+/// One aggregation of a query's results: `count()`, `sum(field)` or `average(field)`.
+public struct AggregateField: Hashable, @unchecked Sendable {
+  // @unchecked: immutable; the error it may carry is Sendable data.
+  let function: AggregateFunction
+  /// Why the field path given is invalid (reported when the aggregation runs).
+  let problem: HearthError?
+
+  private init(_ function: AggregateFunction, problem: HearthError? = nil) {
+    self.function = function
+    self.problem = problem
+  }
+
+  public static func count() -> AggregateField { AggregateField(.count) }
+
+  /// The sum of the field's numbers: an integer when every input is an integer and no
+  /// overflow occurs, else a double; 0 when there are none.
+  public static func sum(_ field: String) -> AggregateField { parse(field, AggregateFunction.sum) }
+  public static func sum(_ path: FieldPath) -> AggregateField { validate(path, AggregateFunction.sum) }
+
+  /// The average of the field's numbers, a double; null when there are none.
+  public static func average(_ field: String) -> AggregateField { parse(field, AggregateFunction.average) }
+  public static func average(_ path: FieldPath) -> AggregateField { validate(path, AggregateFunction.average) }
+
+  private static func parse(_ field: String, _ make: (FieldPath) -> AggregateFunction) -> AggregateField {
+    do { return AggregateField(make(try FieldPath.parse(dotted: field))) } catch {
+      return AggregateField(make(FieldPath([field])), problem: error as? HearthError)
+    }
+  }
+
+  private static func validate(_ path: FieldPath, _ make: (FieldPath) -> AggregateFunction) -> AggregateField {
+    do {
+      try path.validate()
+      return AggregateField(make(path))
+    } catch {
+      return AggregateField(make(path), problem: error as? HearthError)
+    }
+  }
+
+  public static func == (a: AggregateField, b: AggregateField) -> Bool { a.function == b.function }
+  public func hash(into hasher: inout Hasher) { hasher.combine(function) }
+}
+
+/// Where an aggregation runs: Firebase's option, accepted for ported code.
+public enum AggregateSource: Sendable {
+  case server
+}
+
+extension Query {
+  /// The number of results.
+  public var count: AggregateQuery { aggregate([.count()]) }
+
+  /// Several aggregations of the results at once.
+  public func aggregate(_ fields: [AggregateField]) -> AggregateQuery { AggregateQuery(query: self, fields: fields) }
+}
+
+/// Aggregations of a query's results (after its limit, as in Firestore).
+///
+/// `@unchecked Sendable`: immutable.
+public final class AggregateQuery: @unchecked Sendable {
+  public let query: Query
+  let fields: [AggregateField]
+
+  init(query: Query, fields: [AggregateField]) {
+    self.query = query
+    self.fields = fields
+  }
+
+  /// Runs the aggregations.
+  ///
+  /// - Throws: `invalidArgument` for an invalid query or field path.
+  public func getAggregation(source: AggregateSource = .server) throws -> AggregateQuerySnapshot {
+    if let problem = fields.compactMap(\.problem).first { throw problem }
+    let model = try query.runnableModel()
+    let functions = [AggregateFunction.count] + fields.map(\.function)
+    let values = try query.firestore.engine().read { try $0.aggregate(model, functions) }
+    return AggregateQuerySnapshot(
+      query: self, count: values[0],
+      values: Dictionary(
+        zip(fields.map(\.function), values.dropFirst()), uniquingKeysWith: { first, _ in first }))
+  }
+
+  public func getAggregation(source: AggregateSource = .server) async throws -> AggregateQuerySnapshot {
+    try await query.firestore.offload { try self.getAggregation(source: source) }
+  }
+
+  public func getAggregation(
+    source: AggregateSource = .server, completion: @escaping (AggregateQuerySnapshot?, Error?) -> Void
+  ) {
+    query.firestore.complete(completion) { try getAggregation(source: source) }
+  }
+}
+
+/// The results of an `AggregateQuery`.
+public struct AggregateQuerySnapshot: @unchecked Sendable {
+  // @unchecked: immutable values.
+  public let query: AggregateQuery
+  private let countValue: Value
+  private let values: [AggregateFunction: Value]
+
+  init(query: AggregateQuery, count: Value, values: [AggregateFunction: Value]) {
+    self.query = query
+    countValue = count
+    self.values = values
+  }
+
+  /// The number of results.
+  public var count: NSNumber { Self.number(countValue) as? NSNumber ?? 0 }
+
+  /// An aggregation's result: an `NSNumber` (integer or double), or `NSNull` for the
+  /// average of no numbers; `nil` for a field this query did not aggregate.
+  public func get(_ field: AggregateField) -> Any? {
+    values[field.function].map(Self.number)
+  }
+
+  private static func number(_ value: Value) -> Any {
+    switch value {
+    case .integer(let i): NSNumber(value: i)
+    case .double(let d): NSNumber(value: d)
+    default: NSNull()
+    }
+  }
+}

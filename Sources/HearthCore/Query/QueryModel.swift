@@ -1,0 +1,133 @@
+/// A Firestore query as data: what to read, which documents match, in which order, and
+/// how many. Built by the public `Query` type (which validates each step), run by
+/// `QueryEngine`.
+public struct QueryModel: Sendable {
+  /// A collection's direct children, or every collection with one ID (a collection group).
+  public enum Target: Sendable, Hashable {
+    case collection(ResourcePath)
+    case group(String)
+  }
+
+  public enum LimitType: Sendable {
+    /// The first `limit` documents in query order.
+    case first
+    /// The last `limit` documents in query order (still returned in query order).
+    case last
+  }
+
+  public var target: Target
+  /// Joined by AND.
+  public var filters: [QueryFilter] = []
+  /// The order-bys the user wrote; see `orderBys` for the normalised ones.
+  public var explicitOrderBys: [OrderBy] = []
+  public var limit: Int?
+  public var limitType: LimitType = .first
+  public var startAt: Bound?
+  public var endAt: Bound?
+
+  public init(target: Target) { self.target = target }
+
+  public var isCollectionGroup: Bool {
+    if case .group = target { return true }
+    return false
+  }
+}
+
+/// One order-by: a field (or `__name__`) and a direction.
+public struct OrderBy: Sendable, Hashable {
+  public var field: FieldPath
+  public var descending: Bool
+
+  public init(field: FieldPath, descending: Bool) {
+    self.field = field
+    self.descending = descending
+  }
+}
+
+/// A cursor: a position in the normalised order, given as values for a prefix of the
+/// order-bys (a document cursor gives all of them, `__name__` included).
+public struct Bound: Sendable {
+  public var values: [Value]
+  /// `start(at:)`/`end(at:)` include the position; `start(after:)`/`end(before:)` do not.
+  public var inclusive: Bool
+
+  public init(values: [Value], inclusive: Bool) {
+    self.values = values
+    self.inclusive = inclusive
+  }
+}
+
+/// The ten comparison operators of `whereField`.
+public enum FilterOperator: String, Sendable, CaseIterable {
+  case lessThan = "<"
+  case lessThanOrEqual = "<="
+  case equal = "=="
+  case notEqual = "!="
+  case greaterThanOrEqual = ">="
+  case greaterThan = ">"
+  case arrayContains = "array-contains"
+  case arrayContainsAny = "array-contains-any"
+  case `in` = "in"
+  case notIn = "not-in"
+
+  /// `<`, `<=`, `>`, `>=`: the operators that order-by fields must follow.
+  public var isRange: Bool {
+    switch self {
+    case .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual: true
+    default: false
+    }
+  }
+
+  /// The operators Firestore calls inequalities: the ranges, `!=` and `not-in`. Their
+  /// fields are ordered implicitly.
+  public var isInequality: Bool { isRange || self == .notEqual || self == .notIn }
+
+  /// Operators whose operand is a list.
+  public var takesList: Bool { self == .in || self == .notIn || self == .arrayContainsAny }
+
+  public var isArrayOperator: Bool { self == .arrayContains || self == .arrayContainsAny }
+
+  /// Firestore's name in messages (`notIn`, `arrayContainsAny`, …).
+  public var firestoreName: String {
+    switch self {
+    case .lessThan: "lessThan"
+    case .lessThanOrEqual: "lessThanOrEqual"
+    case .equal: "equal"
+    case .notEqual: "notEqual"
+    case .greaterThanOrEqual: "greaterThanOrEqual"
+    case .greaterThan: "greaterThan"
+    case .arrayContains: "arrayContains"
+    case .arrayContainsAny: "arrayContainsAny"
+    case .in: "in"
+    case .notIn: "notIn"
+    }
+  }
+}
+
+/// A filter: a comparison of one field, or an AND/OR of filters.
+public indirect enum QueryFilter: Sendable {
+  case field(FieldFilter)
+  case and([QueryFilter])
+  case or([QueryFilter])
+
+  /// Every field comparison inside, however nested.
+  public var fieldFilters: [FieldFilter] {
+    switch self {
+    case .field(let filter): [filter]
+    case .and(let filters), .or(let filters): filters.flatMap(\.fieldFilters)
+    }
+  }
+}
+
+/// `field op value`. For `__name__` the value is a `.reference` (or a list of them).
+public struct FieldFilter: Sendable {
+  public var field: FieldPath
+  public var op: FilterOperator
+  public var value: Value
+
+  public init(field: FieldPath, op: FilterOperator, value: Value) {
+    self.field = field
+    self.op = op
+    self.value = value
+  }
+}

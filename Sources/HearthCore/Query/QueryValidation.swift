@@ -1,0 +1,143 @@
+/// Firestore's rules for building a query (SEMANTICS.md, Queries: "Rejected with
+/// invalidArgument"), applied as each filter, order-by, limit and cursor is added, and
+/// the last ones when the query runs. Messages use Firestore's words where it has them.
+extension QueryModel {
+  /// Operators that may not appear in one query together (Firestore's `conflictingOps`).
+  static func conflicts(_ op: FilterOperator) -> [FilterOperator] {
+    switch op {
+    case .notEqual: [.notEqual, .notIn]
+    case .in, .arrayContainsAny: [.notIn]
+    case .notIn: [.arrayContainsAny, .in, .notIn, .notEqual]
+    default: []
+    }
+  }
+
+  /// The most values a list operator takes.
+  static func maxListCount(_ op: FilterOperator) -> Int { op == .notIn ? 10 : 30 }
+
+  /// The most disjunctions a query may expand to.
+  public static let maxDisjunctions = 30
+
+  /// Adds a filter (joined to the others by AND).
+  ///
+  /// - Throws: `invalidArgument` naming the rule it breaks.
+  public mutating func add(_ filter: QueryFilter) throws {
+    var existing = filters.flatMap(\.fieldFilters)
+    for fieldFilter in filter.fieldFilters {
+      try validate(fieldFilter, against: existing)
+      existing.append(fieldFilter)
+    }
+    switch filter {
+    case .and(let parts) where parts.isEmpty, .or(let parts) where parts.isEmpty:
+      return  // an empty AND or OR filters nothing
+    default: break
+    }
+    filters.append(filter)
+  }
+
+  private func validate(_ filter: FieldFilter, against existing: [FieldFilter]) throws {
+    let op = filter.op
+    if filter.field.isDocumentID, op.isArrayOperator {
+      throw invalid(
+        "Invalid query. You can't perform '\(op.firestoreName)' queries on FieldPath.documentID() since document IDs "
+          + "are not arrays.")
+    }
+    if op.takesList {
+      guard case .array(let elements) = filter.value else {
+        throw invalid("Invalid Query. A non-empty array is required for '\(op.firestoreName)' filters.")
+      }
+      if elements.isEmpty {
+        throw invalid("Invalid Query. A non-empty array is required for '\(op.firestoreName)' filters.")
+      }
+      if elements.count > Self.maxListCount(op) {
+        throw invalid(
+          "Invalid Query. '\(op.firestoreName)' filters support a maximum of \(Self.maxListCount(op)) elements in "
+            + "the value array.")
+      }
+    }
+    if op.isRange {
+      if case .null = filter.value { throw invalid("Invalid Query. Null supports only equality comparisons.") }
+      if filter.value.isNaN { throw invalid("Invalid Query. NaN supports only equality comparisons.") }
+    }
+    if let conflict = existing.first(where: { Self.conflicts(op).contains($0.op) })?.op {
+      throw invalid(
+        conflict == op
+          ? "Invalid Query. You cannot use more than one '\(op.firestoreName)' filter."
+          : "Invalid Query. You cannot use '\(op.firestoreName)' filters with '\(conflict.firestoreName)' filters.")
+    }
+    if op.isInequality, !filter.field.isDocumentID, explicitOrderBys.contains(where: { $0.field.isDocumentID }) {
+      throw invalid(
+        "Invalid query. An inequality on '\(filter.field)' cannot follow order(by: FieldPath.documentID()), which "
+          + "must be the last order-by.")
+    }
+  }
+
+  /// Adds an explicit order-by.
+  ///
+  /// - Throws: `invalidArgument` after a cursor, or after an order-by on the document ID.
+  public mutating func add(_ orderBy: OrderBy) throws {
+    if startAt != nil {
+      throw invalid("Invalid query. You must not specify a starting point before specifying the order by.")
+    }
+    if endAt != nil {
+      throw invalid("Invalid query. You must not specify an ending point before specifying the order by.")
+    }
+    if explicitOrderBys.contains(where: { $0.field.isDocumentID }) {
+      throw invalid(
+        "Invalid query. order(by: FieldPath.documentID()) must be the last order-by, but '\(orderBy.field)' follows it."
+      )
+    }
+    explicitOrderBys.append(orderBy)
+  }
+
+  /// Sets the limit.
+  ///
+  /// - Throws: `invalidArgument` for a limit below 1.
+  public mutating func setLimit(_ count: Int, _ type: LimitType) throws {
+    guard count > 0 else {
+      throw invalid("Invalid Query. Query limit (\(count)) is invalid. Limit must be positive.")
+    }
+    limit = count
+    limitType = type
+  }
+
+  /// The rules that depend on the whole query, checked when it runs.
+  ///
+  /// - Throws: `invalidArgument` naming the rule.
+  public func validateForRun() throws {
+    if limitType == .last, limit != nil, explicitOrderBys.isEmpty {
+      throw invalid("limit(toLast:) queries require specifying at least one order(by:) clause.")
+    }
+    let disjunctions = filters.reduce(1) { $0 * Self.disjunctionCount($1) }
+    if disjunctions > Self.maxDisjunctions {
+      throw invalid(
+        "Invalid Query. The query expands to \(disjunctions) disjunctions in disjunctive normal form; the maximum is "
+          + "\(Self.maxDisjunctions).")
+    }
+    let fieldFilters = filters.flatMap(\.fieldFilters)
+    let equalities = fieldFilters.filter { $0.op == .equal || $0.op == .in || $0.op == .arrayContains }
+    if !equalities.isEmpty, equalities.allSatisfy(\.field.isDocumentID),
+      fieldFilters.contains(where: { $0.op.isRange && !$0.field.isDocumentID })
+    {
+      throw invalid(
+        "Invalid query. Range filters on fields cannot be combined with only an equality on "
+          + "FieldPath.documentID().")
+    }
+  }
+
+  /// How many conjunctions `filter` expands to in disjunctive normal form (an `in` or
+  /// `array-contains-any` of n values counts n, as the backend expands them).
+  static func disjunctionCount(_ filter: QueryFilter) -> Int {
+    switch filter {
+    case .field(let filter):
+      if filter.op == .in || filter.op == .arrayContainsAny, case .array(let elements) = filter.value {
+        return max(elements.count, 1)
+      }
+      return 1
+    case .and(let parts): return parts.reduce(1) { $0 * disjunctionCount($1) }
+    case .or(let parts): return parts.reduce(0) { $0 + disjunctionCount($1) }
+    }
+  }
+
+  private func invalid(_ message: String) -> HearthError { HearthError(.invalidArgument, message) }
+}
