@@ -51,8 +51,8 @@ struct Arguments {
   }
 
   /// Splits `words` into options and positional arguments. Options may come anywhere;
-  /// `--` ends them (so a path may start with `-`); a lone `-` is positional (standard
-  /// input).
+  /// `--` ends them (so a path may start with `-`); a lone `-` (standard input) and a
+  /// negative number (`-5`, `-Infinity`, in a query) are positional.
   ///
   /// - Throws: `UsageError.unknownOption` (with the nearest known option) or
   ///   `.missingValue`.
@@ -63,7 +63,7 @@ struct Arguments {
     var iterator = words.makeIterator()
     var optionsEnded = false
     while let word = iterator.next() {
-      guard !optionsEnded, word.hasPrefix("-"), word != "-" else {
+      guard !optionsEnded, word.hasPrefix("-"), word != "-", !isNegativeNumber(word) else {
         arguments.positionals.append(word)
         continue
       }
@@ -92,5 +92,11 @@ struct Arguments {
       }
     }
     return arguments
+  }
+
+  /// `-5`, `-0.5` or `-Infinity`: a value in a query, not an option.
+  private static func isNegativeNumber(_ word: String) -> Bool {
+    guard let second = word.dropFirst().first else { return false }
+    return second.isASCII && (second.isNumber || second == ".") || word == "-Infinity"
   }
 }

@@ -17,6 +17,9 @@ struct Command: Sendable {
   let argumentNames: [String]
   /// How many positional arguments it takes.
   let arity: ClosedRange<Int>
+  /// Its arguments after the first are query text (`query`, `explain`): the interactive
+  /// shell passes them with their quotes, which the query language reads.
+  let readsQueryText: Bool
   let access: DatabaseAccess
   /// Words people may type for it, offered as "did you mean" (`delete` → `rm`).
   let aliases: [String]
@@ -25,7 +28,7 @@ struct Command: Sendable {
   init(
     name: String, summary: String, usage: String, details: String, examples: [String],
     options: [OptionSpec] = [], arguments argumentNames: [String], required: Int, access: DatabaseAccess,
-    aliases: [String] = [],
+    aliases: [String] = [], readsQueryText: Bool = false,
     run: @escaping @Sendable (Invocation) throws -> Void
   ) {
     self.name = name
@@ -35,14 +38,16 @@ struct Command: Sendable {
     self.examples = examples
     self.options = options
     self.argumentNames = argumentNames
-    self.arity = required...argumentNames.count
+    // Query text is any number of words.
+    self.arity = required...(readsQueryText ? Int.max : argumentNames.count)
+    self.readsQueryText = readsQueryText
     self.access = access
     self.aliases = aliases
     self.run = run
   }
 
   /// Every command, in the order help lists them.
-  static let all: [Command] = [.ls, .tree, .get, .set, .update, .add, .rm, .help, .exit]
+  static let all: [Command] = [.ls, .tree, .get, .set, .update, .add, .rm, .query, .explain, .help, .exit]
 
   static func named(_ name: String) -> Command? { all.first { $0.name == name } }
 

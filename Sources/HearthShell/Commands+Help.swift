@@ -76,8 +76,11 @@ enum HelpText {
         "-Infinity", or {"$double": 2} for a whole-number double)
         and {"$literal": {"$x": 1}} for a map whose only key starts with '$'.
 
+      queries: query users 'where age >= 18 and country == "ES" order by age limit 10';
+        'help query' lists the clauses, operators and value forms.
+
       exit status: 0 ok, 1 the operation failed (not found...), 64 usage error,
-      65 bad input data (JSON), 74 I/O error.
+      65 bad input data (JSON, query syntax), 74 I/O error.
 
       'help COMMAND' (or 'hearth COMMAND --help') explains a command.
 

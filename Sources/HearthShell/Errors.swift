@@ -72,11 +72,15 @@ struct CommandFailure: Error {
   var message: String
   var code: String
   var status: ExitCode
+  /// Lines printed after the message, such as a query and a caret under the column the
+  /// message names.
+  var detail: [String] = []
 
-  init(message: String, code: String, status: ExitCode) {
+  init(message: String, code: String, status: ExitCode, detail: [String] = []) {
     self.message = message
     self.code = code
     self.status = status
+    self.detail = detail
   }
 
   /// A Hearth error with its exit status: 65 for invalid data, 74 when storage failed

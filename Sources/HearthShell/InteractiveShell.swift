@@ -52,6 +52,15 @@ enum InteractiveShell {
     return session.exitStatus ?? status.rawValue
   }
 
+  /// The words of a command line; for a command that reads query text, with the quotes
+  /// of its arguments kept for the query language.
+  private static func words(of text: String) throws(TokenizerError) -> [String] {
+    if let name = Tokenizer.firstWord(of: text), Command.named(name)?.readsQueryText == true {
+      return try Tokenizer.splitKeepingQuotes(text)
+    }
+    return try Tokenizer.split(text)
+  }
+
   /// The words of the command that starts with `line`, reading continuation lines while
   /// a quote or bracket is open; `[]` for a blank line or a comment, `nil` (after
   /// reporting it) when the input ends with something still open.
@@ -61,7 +70,7 @@ enum InteractiveShell {
     var text = line
     while true {
       do {
-        return try Tokenizer.split(text)
+        return try words(of: text)
       } catch {
         guard let more = reader.readLine(prompt: "...> ") else {
           session.report(CommandFailure(UsageError.unterminated(error)))

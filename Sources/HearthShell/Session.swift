@@ -87,10 +87,11 @@ final class Session {
   /// A line on standard error: hints that scripts should not parse.
   func note(_ text: String) { stderr.write(text + "\n") }
 
-  /// `hearth: <what> (<code>)` on standard error.
+  /// `hearth: <what> (<code>)` on standard error, then the failure's detail lines.
   func report(_ failure: CommandFailure) {
     stdout.flush()
     stderr.write("hearth: \(failure.message) (\(failure.code))\n")
+    for line in failure.detail { stderr.write(line + "\n") }
     stderr.flush()
   }
 

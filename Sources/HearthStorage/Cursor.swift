@@ -57,6 +57,43 @@ public final class Cursor {
   /// In a duplicate-sorted table: the next value of the current key.
   public func nextDuplicate() throws -> Entry? { try move(MDB_NEXT_DUP) }
 
+  /// In a duplicate-sorted table: moves to exactly `key` and its first value at or after
+  /// `value` (`MDB_GET_BOTH_RANGE`), or returns `nil` when there is none.
+  public func seek(exactly key: [UInt8], valueAtLeast value: [UInt8]) throws -> Entry? {
+    guard let cursor else { throw StorageError.expired("mdb_cursor_get (\(table))") }
+    return try key.withUnsafeBytes { k in
+      try value.withUnsafeBytes { v in
+        var mk = MDB_val(mv_size: k.count, mv_data: UnsafeMutableRawPointer(mutating: k.baseAddress))
+        var mv = MDB_val(mv_size: v.count, mv_data: UnsafeMutableRawPointer(mutating: v.baseAddress))
+        let rc = mdb_cursor_get(cursor, &mk, &mv, MDB_GET_BOTH_RANGE)
+        if rc == MDB_NOTFOUND { return nil }
+        try check(rc, "mdb_cursor_get (\(table))")
+        return (
+          UnsafeRawBufferPointer(start: mk.mv_data, count: mk.mv_size),
+          UnsafeRawBufferPointer(start: mv.mv_data, count: mv.mv_size)
+        )
+      }
+    }
+  }
+
+  /// In a duplicate-sorted table: the first value of the next key.
+  public func nextKey() throws -> Entry? { try move(MDB_NEXT_NODUP) }
+
+  /// In a duplicate-sorted table: the last value of the current key. (`MDB_LAST_DUP` does
+  /// not return the key, so the entry is read back with `MDB_GET_CURRENT`.)
+  public func lastDuplicate() throws -> Entry? {
+    guard try move(MDB_LAST_DUP) != nil else { return nil }
+    return try current()
+  }
+
+  /// In a duplicate-sorted table: how many values the current key has (`mdb_cursor_count`).
+  public func duplicateCount() throws -> Int {
+    guard let cursor else { throw StorageError.expired("mdb_cursor_count (\(table))") }
+    var count = 0
+    try check(mdb_cursor_count(cursor, &count), "mdb_cursor_count (\(table))")
+    return count
+  }
+
   /// Moves to the last key that starts with `prefix`, or returns `nil` when none does.
   /// Useful for descending walks over one range.
   public func seekLast(withPrefix prefix: [UInt8]) throws -> Entry? {

@@ -134,7 +134,7 @@ import Testing
   @Test func helpExamplesRun() throws {
     let shell = ShellFixture()
     shell.succeed("set", "users/bob", "{}")
-    let order = ["set", "update", "add", "get", "ls", "tree", "help", "rm", "exit"]
+    let order = ["set", "update", "add", "get", "ls", "tree", "query", "explain", "help", "rm", "exit"]
     for name in order {
       let command = try #require(Command.named(name))
       for example in command.examples {

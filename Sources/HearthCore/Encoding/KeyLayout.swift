@@ -23,6 +23,10 @@ import HearthStorage
 ///
 /// groups    (dupsort)  key: collectionID         values: collection(8)
 ///   Every collection with a given collection ID, for collection-group queries.
+///
+/// indexEntries (dupsort) key: index key          values: document ID
+///   Automatic single-field indexes (see `FieldIndex`), kept in the same transaction as
+///   the documents they index.
 /// ```
 ///
 /// `collection(8)` is a collection number, big-endian, handed out once per collection
@@ -39,6 +43,7 @@ enum KeyLayout {
     static let collections = "collections"
     static let children = "children"
     static let groups = "groups"
+    static let indexEntries = "indexEntries"
   }
 
   enum MetaKey {

@@ -47,26 +47,24 @@ struct Committer {
       number = try store.registry.register(key.collectionPath, in: txn, resolved: &resolved)
     }
     let storageKey = KeyLayout.documentKey(number, key.documentID)
-    let existing = try txn.get(storageKey, in: tables.documents)
-    try check(write.precondition, exists: existing != nil, key: key)
+    let existingBytes = try txn.get(storageKey, in: tables.documents)
+    try check(write.precondition, exists: existingBytes != nil, key: key)
+    // The old fields are needed to patch them and to remove their index entries.
+    let existing = try existingBytes.map { try DocumentCodec.decode($0, key: key) }
 
     var fields: [String: Value]
-    var createTime = commitTime
     switch write.kind {
     case .delete:
-      if existing != nil { try txn.delete(storageKey, in: tables.documents) }
+      if let existing {
+        try txn.delete(storageKey, in: tables.documents)
+        try FieldIndex.update(
+          number, documentID: key.documentID, old: existing.fields, new: nil, in: txn, table: tables.indexEntries)
+      }
       return
     case .set(let newFields):
-      if let existing { createTime = try DocumentCodec.decodeTimes(existing, key: key).createTime }
       fields = newFields
     case .patch(let patch, let mask):
-      if let existing {
-        let document = try DocumentCodec.decode(existing, key: key)
-        createTime = document.createTime
-        fields = document.fields
-      } else {
-        fields = [:]
-      }
+      fields = existing?.fields ?? [:]
       FieldOperations.apply(patch: patch, mask: mask, to: &fields)
     }
     for transform in write.transforms {
@@ -75,10 +73,13 @@ struct Committer {
       FieldOperations.set(result, at: transform.path, in: &fields)
     }
     try DocumentValidation.validate(fields, of: key)
-    let document = StoredDocument(key: key, fields: fields, createTime: createTime, updateTime: commitTime)
+    let document = StoredDocument(
+      key: key, fields: fields, createTime: existing?.createTime ?? commitTime, updateTime: commitTime)
     try DocumentCodec.encode(document).withUnsafeBytes { encoded in
       try storageKey.withUnsafeBytes { try txn.put($0, encoded, in: tables.documents) }
     }
+    try FieldIndex.update(
+      number, documentID: key.documentID, old: existing?.fields, new: fields, in: txn, table: tables.indexEntries)
   }
 
   private func check(_ precondition: Write.Precondition, exists: Bool, key: DocumentKey) throws {

@@ -9,6 +9,7 @@ struct Tables: Sendable {
   let collections: Table
   let children: Table
   let groups: Table
+  let indexEntries: Table
 
   init(environment: Environment, create: Bool) throws {
     meta = try environment.table(KeyLayout.TableName.meta, create: create)
@@ -16,6 +17,7 @@ struct Tables: Sendable {
     collections = try environment.table(KeyLayout.TableName.collections, create: create)
     children = try environment.table(KeyLayout.TableName.children, duplicateSort: true, create: create)
     groups = try environment.table(KeyLayout.TableName.groups, duplicateSort: true, create: create)
+    indexEntries = try environment.table(KeyLayout.TableName.indexEntries, duplicateSort: true, create: create)
   }
 }
 

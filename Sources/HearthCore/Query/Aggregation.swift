@@ -23,26 +23,25 @@ public enum AggregateFunction: Sendable, Hashable {
     }
   }
 
+  /// Integers add up exactly (in 128 bits, so a running total may pass Int64's bounds
+  /// on the way); the sum is an integer when every input is one and the total fits.
   static func sum(_ values: [Value]) -> Value {
-    var integer: Int64 = 0
+    var integer: Int128 = 0
     var double = 0.0
-    var isInteger = true
+    var sawDouble = false
     for value in values {
       switch value {
       case .integer(let i):
-        double += Double(i)
-        if isInteger {
-          let (total, overflow) = integer.addingReportingOverflow(i)
-          if overflow { isInteger = false } else { integer = total }
-        }
+        integer += Int128(i)
       case .double(let d):
         double += d
-        isInteger = false
+        sawDouble = true
       default:
         continue
       }
     }
-    return isInteger ? .integer(integer) : .double(double)
+    if !sawDouble, let exact = Int64(exactly: integer) { return .integer(exact) }
+    return .double(Double(integer) + double)
   }
 }
 

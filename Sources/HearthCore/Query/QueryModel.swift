@@ -110,6 +110,20 @@ public indirect enum QueryFilter: Sendable {
   case and([QueryFilter])
   case or([QueryFilter])
 
+  /// The filter without empty ANDs and ORs (Firestore drops them), a composite of one
+  /// member as that member; `nil` when nothing is left.
+  public var withoutEmptyComposites: QueryFilter? {
+    switch self {
+    case .field: return self
+    case .and(let parts), .or(let parts):
+      let kept = parts.compactMap(\.withoutEmptyComposites)
+      if kept.isEmpty { return nil }
+      if kept.count == 1 { return kept[0] }
+      if case .and = self { return .and(kept) }
+      return .or(kept)
+    }
+  }
+
   /// Every field comparison inside, however nested.
   public var fieldFilters: [FieldFilter] {
     switch self {

@@ -27,11 +27,8 @@ extension QueryModel {
       try validate(fieldFilter, against: existing)
       existing.append(fieldFilter)
     }
-    switch filter {
-    case .and(let parts) where parts.isEmpty, .or(let parts) where parts.isEmpty:
-      return  // an empty AND or OR filters nothing
-    default: break
-    }
+    // An empty AND or OR adds nothing, as in Firestore (and empty members are dropped).
+    guard let filter = filter.withoutEmptyComposites else { return }
     filters.append(filter)
   }
 
@@ -65,11 +62,19 @@ extension QueryModel {
           ? "Invalid Query. You cannot use more than one '\(op.firestoreName)' filter."
           : "Invalid Query. You cannot use '\(op.firestoreName)' filters with '\(conflict.firestoreName)' filters.")
     }
-    if op.isInequality, !filter.field.isDocumentID, explicitOrderBys.contains(where: { $0.field.isDocumentID }) {
-      throw invalid(
-        "Invalid query. An inequality on '\(filter.field)' cannot follow order(by: FieldPath.documentID()), which "
-          + "must be the last order-by.")
+    if op.isInequality, !filter.field.isDocumentID, explicitOrderBys.contains(where: { $0.field.isDocumentID }),
+      !explicitOrderBys.contains(where: { $0.field == filter.field })
+    {
+      throw documentIDNotLast(filter.field)
     }
+  }
+
+  /// An inequality field ordered implicitly would follow an explicit
+  /// `order(by: FieldPath.documentID())`, which must be the last order-by.
+  private func documentIDNotLast(_ field: FieldPath) -> HearthError {
+    invalid(
+      "Invalid query. order(by: FieldPath.documentID()) must be the last order-by, but the inequality on "
+        + "'\(field)' would be ordered after it; add order(by: \"\(field)\") before it.")
   }
 
   /// Adds an explicit order-by.
@@ -88,6 +93,14 @@ extension QueryModel {
       )
     }
     explicitOrderBys.append(orderBy)
+    if orderBy.field.isDocumentID,
+      let unordered = filters.flatMap(\.fieldFilters).first(where: { filter in
+        filter.op.isInequality && !filter.field.isDocumentID
+          && !explicitOrderBys.contains { $0.field == filter.field }
+      })
+    {
+      throw documentIDNotLast(unordered.field)
+    }
   }
 
   /// Sets the limit.
@@ -117,10 +130,10 @@ extension QueryModel {
     let fieldFilters = filters.flatMap(\.fieldFilters)
     let equalities = fieldFilters.filter { $0.op == .equal || $0.op == .in || $0.op == .arrayContains }
     if !equalities.isEmpty, equalities.allSatisfy(\.field.isDocumentID),
-      fieldFilters.contains(where: { $0.op.isRange && !$0.field.isDocumentID })
+      fieldFilters.contains(where: { $0.op.isInequality && !$0.field.isDocumentID })
     {
       throw invalid(
-        "Invalid query. Range filters on fields cannot be combined with only an equality on "
+        "Invalid query. Inequality filters on fields cannot be combined with only an equality on "
           + "FieldPath.documentID().")
     }
   }

@@ -1,0 +1,114 @@
+import HearthStorage
+
+/// A range of keys in one table, each end inclusive or not. Keys compare as LMDB orders
+/// them: unsigned bytes, then the shorter first.
+struct KeyRange: Sendable {
+  var lower: [UInt8]
+  var lowerInclusive: Bool
+  var upper: [UInt8]
+  var upperInclusive: Bool
+
+  static func exact(_ key: [UInt8]) -> KeyRange {
+    KeyRange(lower: key, lowerInclusive: true, upper: key, upperInclusive: true)
+  }
+
+  /// Every key that starts with `prefix`.
+  static func prefixed(_ prefix: [UInt8]) -> KeyRange {
+    KeyRange(
+      lower: prefix, lowerInclusive: true, upper: Cursor.successor(of: prefix) ?? [UInt8](repeating: 0xFF, count: 512),
+      upperInclusive: false)
+  }
+
+  var isExact: Bool { lowerInclusive && upperInclusive && lower == upper }
+
+  var isEmpty: Bool {
+    let order = Self.compare(lower, upper)
+    return order > 0 || (order == 0 && !(lowerInclusive && upperInclusive))
+  }
+
+  func isAboveLower(_ key: UnsafeRawBufferPointer) -> Bool {
+    let order = lower.withUnsafeBytes { Value.compareRaw(key, $0) }
+    return lowerInclusive ? order >= 0 : order > 0
+  }
+
+  func isBelowUpper(_ key: UnsafeRawBufferPointer) -> Bool {
+    let order = upper.withUnsafeBytes { Value.compareRaw(key, $0) }
+    return upperInclusive ? order <= 0 : order < 0
+  }
+
+  /// The overlap of two ranges.
+  func intersection(_ other: KeyRange) -> KeyRange {
+    var result = self
+    let lowers = Self.compare(other.lower, lower)
+    if lowers > 0 || (lowers == 0 && !other.lowerInclusive) {
+      result.lower = other.lower
+      result.lowerInclusive = other.lowerInclusive
+    }
+    let uppers = Self.compare(other.upper, upper)
+    if uppers < 0 || (uppers == 0 && !other.upperInclusive) {
+      result.upper = other.upper
+      result.upperInclusive = other.upperInclusive
+    }
+    return result
+  }
+
+  static func compare(_ a: [UInt8], _ b: [UInt8]) -> Int {
+    a.withUnsafeBytes { x in b.withUnsafeBytes { y in Value.compareRaw(x, y) } }
+  }
+}
+
+extension ReadTransaction {
+  /// Walks the entries of `range` in `table`, forward or backward, calling `visit` with
+  /// each key and value until it returns `false`. `start` moves the walk's beginning
+  /// inside the range to a key (and, in a duplicate-sorted table, to a value of it), for
+  /// query cursors.
+  func walk(
+    _ table: Table, _ range: KeyRange, forward: Bool, start: (key: [UInt8], value: [UInt8]?)? = nil,
+    _ visit: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Bool
+  ) throws {
+    let cursor = try self.cursor(table)
+    var entry: Cursor.Entry?
+    if forward {
+      var key = range.lower
+      var value: [UInt8]?
+      if let start, KeyRange.compare(start.key, range.lower) >= 0 { (key, value) = start }
+      entry = try positionAtOrAfter(cursor, key: key, value: value)
+      while let (key, _) = entry, !range.isAboveLower(key) { entry = try cursor.next() }
+      while let (key, value) = entry, range.isBelowUpper(key) {
+        if try !visit(key, value) { return }
+        entry = try cursor.next()
+      }
+    } else {
+      var key = range.upper
+      var value: [UInt8]?
+      if let start, KeyRange.compare(start.key, range.upper) <= 0 { (key, value) = start }
+      entry = try positionAtOrBefore(cursor, key: key, value: value)
+      while let (key, _) = entry, !range.isBelowUpper(key) { entry = try cursor.previous() }
+      while let (key, value) = entry, range.isAboveLower(key) {
+        if try !visit(key, value) { return }
+        entry = try cursor.previous()
+      }
+    }
+  }
+
+  /// The first entry at or after `key` (and, within it, at or after `value`).
+  private func positionAtOrAfter(_ cursor: Cursor, key: [UInt8], value: [UInt8]?) throws -> Cursor.Entry? {
+    guard let value, cursor.table.isDuplicateSorted else { return try cursor.seek(atLeast: key) }
+    if let entry = try cursor.seek(exactly: key, valueAtLeast: value) { return entry }
+    // The key is absent, or all its values come before `value`: go to the next key.
+    guard let (found, _) = try cursor.seek(atLeast: key) else { return nil }
+    return KeyRange.compare(Array(found), key) == 0 ? try cursor.nextKey() : try cursor.current()
+  }
+
+  /// The last entry at or before `key` (and, within it, at or before `value`).
+  private func positionAtOrBefore(_ cursor: Cursor, key: [UInt8], value: [UInt8]?) throws -> Cursor.Entry? {
+    guard let (found, _) = try cursor.seek(atLeast: key) else { return try cursor.last() }
+    guard KeyRange.compare(Array(found), key) == 0 else { return try cursor.previous() }
+    guard cursor.table.isDuplicateSorted else { return try cursor.current() }
+    if let value, let (_, data) = try cursor.seek(exactly: key, valueAtLeast: value) {
+      return KeyRange.compare(Array(data), value) > 0 ? try cursor.previous() : try cursor.current()
+    }
+    _ = try cursor.seek(exactly: key)
+    return try cursor.lastDuplicate()
+  }
+}

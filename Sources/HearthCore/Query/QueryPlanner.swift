@@ -1,0 +1,230 @@
+import HearthStorage
+
+/// One way to read a conjunction's candidates from one collection, chosen by
+/// `QueryPlanner` as the one expected to read the fewest entries.
+struct AccessPlan {
+  enum Source {
+    /// The collection's documents, in ID order, within a range of document-table keys.
+    case documents(KeyRange)
+    /// Documents looked up by ID (`__name__ ==` or `in`).
+    case ids([String])
+    /// A single-field index's entries within key ranges (see `FieldIndex`).
+    case index(field: FieldPath, kind: FieldIndex.Kind, prefix: [UInt8], ranges: [KeyRange])
+  }
+
+  var source: Source
+  /// Reading the source forward (`true`) or backward (`false`) yields query order; `nil`
+  /// when it does not, and the matches are sorted.
+  var forward: Bool?
+  /// Entries it is expected to read.
+  var estimate: Int
+  var description: String
+}
+
+/// Chooses, for one conjunction of filters on one collection, the index and key ranges
+/// that read the fewest entries: an equality (exactly counted), then `in` and
+/// `array-contains`, then one range or the order-by field; a collection scan when
+/// nothing fits. Every filter is still checked on each document read, so a plan only
+/// has to find a superset of the matches.
+struct QueryPlanner {
+  let txn: ReadTransaction
+  let tables: Tables
+  let order: [OrderBy]
+  let limit: Int?
+
+  /// Sampling stops here: a range with more entries counts as large.
+  static let sampleLimit = 100
+  static let large = 1_000_000
+
+  func plan(_ filters: [FieldFilter], collection: CollectionNumber, path: ResourcePath) throws -> AccessPlan {
+    var candidates = [try documentsPlan(filters, collection, path)]
+    var fields: [FieldPath] = []
+    for filter in filters where !filter.field.isDocumentID && !fields.contains(filter.field) {
+      fields.append(filter.field)
+    }
+    for field in fields where FieldIndex.isIndexed(field) {
+      let onField = filters.filter { $0.field == field }
+      if let plan = try valuePlan(field, onField, collection) { candidates.append(plan) }
+      if let plan = try arrayPlan(field, onField, collection) { candidates.append(plan) }
+    }
+    if let plan = try orderPlan(collection, excluding: fields) { candidates.append(plan) }
+    for index in candidates.indices where candidates[index].forward != nil {
+      if let limit {
+        let served = filters.allSatisfy { covers(candidates[index], $0) }
+        candidates[index].estimate = min(candidates[index].estimate, served ? limit + 1 : limit * 8 + 1)
+      }
+    }
+    return candidates.min {
+      $0.estimate != $1.estimate ? $0.estimate < $1.estimate : ($0.forward != nil && $1.forward == nil)
+    }!
+  }
+
+  // MARK: - Candidates
+
+  /// The documents table: a scan, narrowed by `__name__` filters on this collection.
+  private func documentsPlan(_ filters: [FieldFilter], _ collection: CollectionNumber, _ path: ResourcePath) throws
+    -> AccessPlan
+  {
+    let ordered = isOrdered(by: [])
+    for filter in filters where filter.field.isDocumentID && (filter.op == .equal || filter.op == .in) {
+      let ids = QueryMatcher.listElements(filter.value).compactMap { value -> String? in
+        guard case .reference(let key) = value, key.collectionPath == path else { return nil }
+        return key.documentID
+      }
+      let sorted = Array(Set(ids)).sorted { Value.compareUTF8($0, $1) < 0 }
+      return AccessPlan(
+        source: .ids(sorted), forward: ordered, estimate: sorted.count,
+        description: "documents of \(path) by ID (\(sorted.count))")
+    }
+    var range = KeyRange.prefixed(collection.bytes)
+    var narrowed = false
+    for filter in filters where filter.field.isDocumentID && filter.op.isRange {
+      guard case .reference(let key) = filter.value, key.collectionPath == path else { continue }
+      let bound = KeyLayout.documentKey(collection, key.documentID)
+      let inclusive = filter.op == .lessThanOrEqual || filter.op == .greaterThanOrEqual
+      let side =
+        filter.op == .greaterThan || filter.op == .greaterThanOrEqual
+        ? KeyRange(lower: bound, lowerInclusive: inclusive, upper: range.upper, upperInclusive: range.upperInclusive)
+        : KeyRange(lower: range.lower, lowerInclusive: range.lowerInclusive, upper: bound, upperInclusive: inclusive)
+      range = range.intersection(side)
+      narrowed = true
+    }
+    let estimate = narrowed ? try sample(tables.documents, [range]) : Self.large * 2
+    return AccessPlan(
+      source: .documents(range), forward: ordered, estimate: estimate,
+      description: "documents of \(path)\(narrowed ? " within an ID range" : "") (scan)")
+  }
+
+  /// The field's value index, for equality, `in`, ranges, `!=` and `not-in`.
+  private func valuePlan(_ field: FieldPath, _ filters: [FieldFilter], _ collection: CollectionNumber) throws
+    -> AccessPlan?
+  {
+    guard let prefix = FieldIndex.prefix(.value, collection, field) else { return nil }
+    let ranges: [KeyRange]
+    let what: String
+    if let equal = filters.first(where: { $0.op == .equal }) {
+      ranges = [.exact(FieldIndex.key(prefix, equal.value))]
+      what = "== \(equal.value)"
+    } else if let list = filters.first(where: { $0.op == .in }) {
+      ranges = exactRanges(prefix, QueryMatcher.listElements(list.value).filter(QueryMatcher.isMatchable))
+      what = "in \(ranges.count) values"
+    } else if filters.contains(where: { $0.op.isRange }) {
+      ranges = [rangeOf(filters.filter { $0.op.isRange }, prefix)]
+      what = "range"
+    } else if filters.contains(where: { $0.op == .notEqual || $0.op == .notIn }) {
+      var notNull = KeyRange.prefixed(prefix)
+      notNull.lower = prefix + [KeyCodec.Label.boolean.rawValue]
+      ranges = [notNull]
+      what = "not null"
+    } else {
+      return nil
+    }
+    let exact = ranges.allSatisfy(\.isExact)
+    let ordered = isOrdered(by: [field]) ?? ((exact && ranges.count == 1) ? isOrdered(by: []) : nil)
+    return AccessPlan(
+      source: .index(field: field, kind: .value, prefix: prefix, ranges: ranges), forward: ordered,
+      estimate: exact ? try count(ranges) : try sample(tables.indexEntries, ranges),
+      description: "index on \(field) (\(what))")
+  }
+
+  /// The field's array-element index, for `array-contains` and `array-contains-any`.
+  private func arrayPlan(_ field: FieldPath, _ filters: [FieldFilter], _ collection: CollectionNumber) throws
+    -> AccessPlan?
+  {
+    guard let prefix = FieldIndex.prefix(.arrayElement, collection, field) else { return nil }
+    let elements: [Value]
+    if let contains = filters.first(where: { $0.op == .arrayContains }) {
+      elements = [contains.value]
+    } else if let any = filters.first(where: { $0.op == .arrayContainsAny }) {
+      elements = QueryMatcher.listElements(any.value)
+    } else {
+      return nil
+    }
+    let ranges = exactRanges(prefix, elements.filter(QueryMatcher.isMatchable))
+    return AccessPlan(
+      source: .index(field: field, kind: .arrayElement, prefix: prefix, ranges: ranges),
+      forward: ranges.count == 1 ? isOrdered(by: []) : nil, estimate: try count(ranges),
+      description: "array index on \(field) (contains \(ranges.count == 1 ? "1 value" : "any of \(ranges.count)"))")
+  }
+
+  /// The first order-by field's index, read in order, when no filter is on that field.
+  private func orderPlan(_ collection: CollectionNumber, excluding filtered: [FieldPath]) throws -> AccessPlan? {
+    guard let first = order.first, !first.field.isDocumentID, !filtered.contains(first.field),
+      let forward = isOrdered(by: [first.field]),
+      let prefix = FieldIndex.prefix(.value, collection, first.field)
+    else { return nil }
+    return AccessPlan(
+      source: .index(field: first.field, kind: .value, prefix: prefix, ranges: [.prefixed(prefix)]),
+      forward: forward, estimate: Self.large, description: "index on \(first.field) (in order)")
+  }
+
+  // MARK: - Pieces
+
+  /// Whether reading entries ordered by `fields` then document ID yields the query's
+  /// order: the direction to read in, or `nil`.
+  private func isOrdered(by fields: [FieldPath]) -> Bool? {
+    guard order.count == fields.count + 1, order.last!.field.isDocumentID,
+      zip(order, fields).allSatisfy({ $0.field == $1 }),
+      Set(order.map(\.descending)).count == 1
+    else { return nil }
+    return !order[0].descending
+  }
+
+  /// Whether the plan's own ranges enforce the filter (so it needs no re-check to be
+  /// selective); used to trust a limit in the estimate.
+  private func covers(_ plan: AccessPlan, _ filter: FieldFilter) -> Bool {
+    switch plan.source {
+    case .documents: return filter.field.isDocumentID
+    case .ids: return filter.field.isDocumentID
+    case .index(let field, _, _, _): return filter.field == field
+    }
+  }
+
+  private func exactRanges(_ prefix: [UInt8], _ values: [Value]) -> [KeyRange] {
+    Set(values.map { FieldIndex.key(prefix, $0) }).sorted { KeyRange.compare($0, $1) < 0 }.map(KeyRange.exact)
+  }
+
+  /// The key range of the values that every range filter admits: within the operand's
+  /// type class (a range never matches another type), between the tightest bounds.
+  private func rangeOf(_ filters: [FieldFilter], _ prefix: [UInt8]) -> KeyRange {
+    var range = KeyRange.prefixed(prefix)
+    for filter in filters {
+      let label = KeyCodec.Label(filter.value.typeOrder).rawValue
+      let typeClass = KeyRange(
+        lower: prefix + [label], lowerInclusive: true, upper: prefix + [label + 1], upperInclusive: false)
+      let key = FieldIndex.key(prefix, filter.value)
+      // A key cut at the length limit may stand for larger values too: keep it inclusive.
+      let inclusive = filter.op == .lessThanOrEqual || filter.op == .greaterThanOrEqual
+        || key.count >= FieldIndex.maxKeyBytes
+      let bound =
+        filter.op == .greaterThan || filter.op == .greaterThanOrEqual
+        ? KeyRange(lower: key, lowerInclusive: inclusive, upper: typeClass.upper, upperInclusive: false)
+        : KeyRange(lower: typeClass.lower, lowerInclusive: true, upper: key, upperInclusive: inclusive)
+      range = range.intersection(typeClass).intersection(bound)
+    }
+    return range
+  }
+
+  /// The exact number of entries under exact keys.
+  private func count(_ ranges: [KeyRange]) throws -> Int {
+    let cursor = try txn.cursor(tables.indexEntries)
+    var total = 0
+    for range in ranges where try cursor.seek(exactly: range.lower) != nil {
+      total += try cursor.duplicateCount()
+    }
+    return total
+  }
+
+  /// How many entries the ranges hold, counted up to `sampleLimit`; `large` beyond.
+  private func sample(_ table: Table, _ ranges: [KeyRange]) throws -> Int {
+    var seen = 0
+    for range in ranges where !range.isEmpty {
+      try txn.walk(table, range, forward: true) { _, _ in
+        seen += 1
+        return seen <= Self.sampleLimit
+      }
+      if seen > Self.sampleLimit { return Self.large }
+    }
+    return seen
+  }
+}
