@@ -75,7 +75,8 @@ public final class AggregateQuery: @unchecked Sendable {
     if let problem = fields.compactMap(\.problem).first { throw problem }
     let model = try query.runnableModel()
     let functions = [AggregateFunction.count] + fields.map(\.function)
-    let values = try query.firestore.engine().read { try $0.aggregate(model, functions) }
+    let require = query.firestore.settings.requireIndexes
+    let values = try query.firestore.engine().read { try $0.aggregate(model, functions, requireIndexes: require) }
     return AggregateQuerySnapshot(
       query: self, count: values[0],
       values: Dictionary(

@@ -84,7 +84,8 @@ public class Query: @unchecked Sendable {
   ///   a damaged document.
   public func getDocuments() throws -> QuerySnapshot {
     let model = try runnableModel()
-    let result = try firestore.engine().read { try $0.run(model) }
+    let require = firestore.settings.requireIndexes
+    let result = try firestore.engine().read { try $0.run(model, requireIndexes: require) }
     return QuerySnapshot(
       query: self, documents: result.documents.map { QueryDocumentSnapshot(database: firestore, document: $0) })
   }
@@ -101,7 +102,8 @@ public class Query: @unchecked Sendable {
   /// read and returned.
   public func explain() throws -> QueryExplanation {
     let model = try runnableModel()
-    let statistics = try firestore.engine().read { try $0.run(model).statistics }
+    let require = firestore.settings.requireIndexes
+    let statistics = try firestore.engine().read { try $0.run(model, requireIndexes: require).statistics }
     return QueryExplanation(
       plan: statistics.plan, indexEntriesRead: statistics.indexEntriesRead, documentsRead: statistics.documentsRead,
       resultsReturned: statistics.resultsReturned)

@@ -14,8 +14,9 @@ struct Committer {
   func apply(_ writes: [Write], resolved: inout [(ResourcePath, CollectionNumber)]) throws -> CommitResult {
     guard !writes.isEmpty else { return CommitResult(commitTime: Timestamp(), changedKeys: []) }
     let commitTime = try nextCommitTime()
+    let indexes = try store.catalog.current(in: txn)
     for write in writes {
-      try apply(write, at: commitTime, resolved: &resolved)
+      try apply(write, at: commitTime, indexes: indexes, resolved: &resolved)
     }
     return CommitResult(commitTime: commitTime, changedKeys: writes.map(\.key))
   }
@@ -32,9 +33,9 @@ struct Committer {
     return Timestamp(microseconds: time)
   }
 
-  private func apply(_ write: Write, at commitTime: Timestamp, resolved: inout [(ResourcePath, CollectionNumber)])
-    throws
-  {
+  private func apply(
+    _ write: Write, at commitTime: Timestamp, indexes: IndexSet, resolved: inout [(ResourcePath, CollectionNumber)]
+  ) throws {
     let key = write.key
     let number: CollectionNumber
     if case .delete = write.kind {
@@ -57,8 +58,7 @@ struct Committer {
     case .delete:
       if let existing {
         try txn.delete(storageKey, in: tables.documents)
-        try FieldIndex.update(
-          number, documentID: key.documentID, old: existing.fields, new: nil, in: txn, table: tables.indexEntries)
+        try updateIndexes(indexes, key, number, old: existing.fields, new: nil)
       }
       return
     case .set(let newFields):
@@ -78,8 +78,19 @@ struct Committer {
     try DocumentCodec.encode(document).withUnsafeBytes { encoded in
       try storageKey.withUnsafeBytes { try txn.put($0, encoded, in: tables.documents) }
     }
-    try FieldIndex.update(
-      number, documentID: key.documentID, old: existing?.fields, new: fields, in: txn, table: tables.indexEntries)
+    try updateIndexes(indexes, key, number, old: existing?.fields, new: fields)
+  }
+
+  /// Brings the document's automatic and declared index entries from `old` to `new`.
+  private func updateIndexes(
+    _ indexes: IndexSet, _ key: DocumentKey, _ number: CollectionNumber, old: [String: Value]?,
+    new: [String: Value]?
+  ) throws {
+    let overrides = indexes.modes(key.collectionGroup)
+    try FieldIndex.replace(
+      old.map { FieldIndex.keys(number, $0, overrides) } ?? [], with: new.map { FieldIndex.keys(number, $0, overrides) } ?? [],
+      documentID: key.documentID, in: txn, table: tables.indexEntries)
+    try CompositeIndex.update(indexes.indexes, key, number, old: old, new: new, in: txn, table: tables.indexEntries)
   }
 
   private func check(_ precondition: Write.Precondition, exists: Bool, key: DocumentKey) throws {

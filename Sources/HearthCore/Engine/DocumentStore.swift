@@ -46,6 +46,7 @@ public final class DocumentStore: Sendable {
   let environment: Environment
   let tables: Tables
   let registry: CollectionRegistry
+  let catalog: IndexCatalog
   private let isClosed = Atomic<Bool>(false)
 
   /// The database directory's canonical path.
@@ -73,8 +74,10 @@ public final class DocumentStore: Sendable {
     do {
       tables = try Tables(environment: environment, create: !options.readOnly)
       registry = CollectionRegistry(tables: tables)
+      catalog = IndexCatalog(tables: tables)
       self.environment = environment
       try checkFormat()
+      if !options.readOnly { try declareIndexFile() }
     } catch {
       environment.close()
       if let storage = error as? StorageError, storage.isNotFound {

@@ -54,45 +54,53 @@ public enum FieldIndex {
   /// Whether a key may have been cut (and so may stand for several values).
   static func mayBeTruncated(_ key: UnsafeRawBufferPointer) -> Bool { key.count >= maxKeyBytes }
 
+  /// Which automatic indexes fields of one collection group keep: fields without an
+  /// override keep both; an override keeps the value index for an order and the array
+  /// index for `CONTAINS` (none: the field is exempt).
+  typealias Overrides = [FieldPath: Set<IndexDefinition.Mode>]
+
+  static func keeps(_ kind: Kind, _ path: FieldPath, _ overrides: Overrides) -> Bool {
+    guard let modes = overrides[path] else { return true }
+    return kind == .arrayElement ? modes.contains(.contains) : !modes.subtracting([.contains]).isEmpty
+  }
+
   /// Every index key of a document with these fields in this collection.
-  static func keys(_ collection: CollectionNumber, _ fields: [String: Value]) -> Set<[UInt8]> {
+  static func keys(_ collection: CollectionNumber, _ fields: [String: Value], _ overrides: Overrides) -> Set<[UInt8]> {
     var keys = Set<[UInt8]>()
     var path: [String] = []
-    collect(collection, fields, path: &path, into: &keys)
+    collect(collection, fields, overrides, path: &path, into: &keys)
     return keys
   }
 
   private static func collect(
-    _ collection: CollectionNumber, _ fields: [String: Value], path: inout [String], into keys: inout Set<[UInt8]>
+    _ collection: CollectionNumber, _ fields: [String: Value], _ overrides: Overrides, path: inout [String],
+    into keys: inout Set<[UInt8]>
   ) {
     for (name, value) in fields {
       path.append(name)
       defer { path.removeLast() }
       let fieldPath = FieldPath(path)
-      if let prefix = prefix(.value, collection, fieldPath) {
+      if keeps(.value, fieldPath, overrides), let prefix = prefix(.value, collection, fieldPath) {
         keys.insert(key(prefix, value))
       }
       switch value {
       case .array(let elements):
-        if let prefix = prefix(.arrayElement, collection, fieldPath) {
+        if keeps(.arrayElement, fieldPath, overrides), let prefix = prefix(.arrayElement, collection, fieldPath) {
           for element in elements { keys.insert(key(prefix, element)) }
         }
       case .map(let inner):
-        collect(collection, inner, path: &path, into: &keys)
+        collect(collection, inner, overrides, path: &path, into: &keys)
       default:
         break
       }
     }
   }
 
-  /// Brings a document's entries from `old` to `new` fields (either `nil` for a missing
-  /// document), writing only the difference.
-  static func update(
-    _ collection: CollectionNumber, documentID: String, old: [String: Value]?, new: [String: Value]?,
-    in txn: WriteTransaction, table: Table
+  /// Replaces a document's entries `before` with `after`, writing only the difference.
+  static func replace(
+    _ before: Set<[UInt8]>, with after: Set<[UInt8]>, documentID: String, in txn: WriteTransaction, table: Table
   ) throws {
-    let before = old.map { keys(collection, $0) } ?? []
-    let after = new.map { keys(collection, $0) } ?? []
+    guard before != after else { return }
     let id = Array(documentID.utf8)
     for key in before.subtracting(after) { try txn.delete(key, value: id, in: table) }
     for key in after.subtracting(before) { try txn.put(key, id, in: table) }

@@ -48,8 +48,10 @@ public enum AggregateFunction: Sendable, Hashable {
 extension StoreReader {
   /// The results of `functions` over `query`'s results (after its limit, as in
   /// Firestore).
-  public func aggregate(_ query: QueryModel, _ functions: [AggregateFunction]) throws -> [Value] {
-    let documents = try run(query).documents.map { QueryDocument(key: $0.key, fields: $0.stored.fields) }
+  public func aggregate(_ query: QueryModel, _ functions: [AggregateFunction], requireIndexes: Bool = false) throws
+    -> [Value]
+  {
+    let documents = try run(query, requireIndexes: requireIndexes).documents.map { QueryDocument(key: $0.key, fields: $0.stored.fields) }
     return functions.map { $0.result(over: documents) }
   }
 }

@@ -22,9 +22,13 @@ extension StoreReader {
   /// document read is checked against all filters, order-by fields and cursors.
   ///
   /// - Throws: `dataLoss` when a document it reads is damaged.
-  public func run(_ query: QueryModel) throws -> QueryResult {
+  ///
+  /// - Parameter requireIndexes: refuse, like production Firestore, a query that needs a
+  ///   composite or collection-group index that is not declared (`failedPrecondition`,
+  ///   naming the index to add).
+  public func run(_ query: QueryModel, requireIndexes: Bool = false) throws -> QueryResult {
     var execution = QueryExecution(reader: self, query: query)
-    return try execution.run()
+    return try execution.run(requireIndexes: requireIndexes)
   }
 }
 
@@ -36,6 +40,8 @@ struct QueryExecution {
   let query: QueryModel
   let order: QueryOrder
   var statistics = QueryStatistics(plan: "")
+  /// Collection numbers of the documents loaded so far.
+  private var numbers: [ResourcePath: CollectionNumber] = [:]
 
   init(reader: StoreReader, query: QueryModel) {
     self.reader = reader
@@ -46,26 +52,51 @@ struct QueryExecution {
   private var txn: ReadTransaction { reader.txn }
   private var tables: Tables { reader.store.tables }
 
-  mutating func run() throws -> QueryResult {
-    let collections: [ResourcePath]
-    switch query.target {
-    case .collection(let path): collections = [path]
-    case .group(let collectionID): collections = try reader.collectionGroup(collectionID)
-    }
+  mutating func run(requireIndexes: Bool) throws -> QueryResult {
     let conjunctions = Self.disjunctiveNormalForm(query.filters)
-    let planner = QueryPlanner(txn: txn, tables: tables, order: query.orderBys, limit: query.limit)
+    let indexes = try reader.store.catalog.current(in: txn)
+    let planner = QueryPlanner(
+      txn: txn, tables: tables, order: query.orderBys, limit: query.limit, indexes: indexes)
+    if requireIndexes {
+      for conjunction in conjunctions {
+        if let missing = planner.missingIndex(conjunction, target: query.target, indexes: indexes) {
+          throw Self.indexNeeded(missing)
+        }
+      }
+    }
     var plans: [String] = []
     var matches: [Match] = []
-    let single = collections.count == 1 && conjunctions.count == 1
     var seen = Set<DocumentKey>()
-    for path in collections {
-      guard let number = try reader.store.registry.number(of: path, in: txn) else { continue }
+    /// Adds a plan's matches (an array-contains-any plan can meet a document once per
+    /// element it contains, and an OR's conjunctions can meet it once each).
+    func add(_ found: [Match]) {
+      for match in found where seen.insert(match.document.key).inserted { matches.append(match) }
+    }
+    var single = conjunctions.count == 1
+    switch query.target {
+    case .collection(let path):
+      if let number = try reader.store.registry.number(of: path, in: txn) {
+        for conjunction in conjunctions {
+          let plan = try planner.plan(conjunction, collection: number, path: path)
+          plans.append(plan.description)
+          add(try execute(plan, collection: (number, path)))
+        }
+      }
+    case .group(let collectionID):
+      var collections: [ResourcePath]?
       for conjunction in conjunctions {
-        let plan = try planner.plan(conjunction, collection: number, path: path)
-        plans.append(plan.description)
-        // An array-contains-any plan can meet a document once per element it contains.
-        for match in try execute(plan, number, path) where seen.insert(match.document.key).inserted {
-          matches.append(match)
+        if let plan = try planner.groupPlan(conjunction, collectionID: collectionID) {
+          plans.append(plan.description)
+          add(try execute(plan, collection: nil))
+          continue
+        }
+        if collections == nil { collections = try reader.collectionGroup(collectionID) }
+        single = single && collections!.count <= 1
+        for path in collections! {
+          guard let number = try reader.store.registry.number(of: path, in: txn) else { continue }
+          let plan = try planner.plan(conjunction, collection: number, path: path)
+          plans.append(plan.description)
+          add(try execute(plan, collection: (number, path)))
         }
       }
     }
@@ -78,7 +109,7 @@ struct QueryExecution {
       case .last: matches.removeFirst(matches.count - limit)
       }
     }
-    statistics.plan = plans.isEmpty ? "no collection to read" : plans.joined(separator: "; ")
+    statistics.plan = plans.isEmpty ? "no collection to read" : Self.summarize(plans)
     statistics.resultsReturned = matches.count
     return QueryResult(documents: matches.map(\.bytes), statistics: statistics)
   }
@@ -87,8 +118,8 @@ struct QueryExecution {
 
   /// The matches of one plan, in query order when the plan reads in order (then at most
   /// `limit` of them, from the right end), unordered otherwise.
-  private mutating func execute(_ plan: AccessPlan, _ number: CollectionNumber, _ path: ResourcePath) throws
-    -> [Match]
+  private mutating func execute(_ plan: AccessPlan, collection: (number: CollectionNumber, path: ResourcePath)?)
+    throws -> [Match]
   {
     var matches: [Match] = []
     let last = query.limitType == .last
@@ -118,13 +149,38 @@ struct QueryExecution {
       return true
     }
 
+    /// Walks index ranges, considering the document each entry names.
+    func walkIndex(_ ranges: [KeyRange], start: (key: [UInt8], value: [UInt8]?)?, key: (UnsafeRawBufferPointer) -> DocumentKey?) throws {
+      let ordered = forward == false ? ranges.reversed() : ranges
+      for range in ordered where !done && !range.isEmpty {
+        try txn.walk(tables.indexEntries, range, forward: forward ?? true, start: start) { entryKey, value in
+          statistics.indexEntriesRead += 1
+          guard let documentKey = key(value), let candidate = try load(documentKey) else { return true }
+          if forward != nil, FieldIndex.mayBeTruncated(entryKey) {
+            // A cut key may stand for several values: order its documents before use.
+            group.append(candidate)
+            return true
+          }
+          if !flush(&group) {
+            done = true
+            return false
+          }
+          done = !consider(candidate)
+          return !done
+        }
+        if !done, !flush(&group) { done = true }
+      }
+    }
+
     switch plan.source {
     case .ids(let ids):
+      let (_, path) = collection!
       let ordered = forward == false ? ids.reversed() : ids
       for id in ordered where !done {
-        if let candidate = try load(number, path, id) { done = !consider(candidate) }
+        if let candidate = try load(DocumentKey(path.appending(id))) { done = !consider(candidate) }
       }
     case .documents(let range):
+      let (number, path) = collection!
       let start = near.flatMap { nameSeek($0, number, path) }.map { (key: $0.key, value: [UInt8]?.none) }
       try txn.walk(tables.documents, range, forward: forward ?? true, start: forward != nil ? start : nil) {
         key, bytes in
@@ -137,22 +193,15 @@ struct QueryExecution {
         return consider((QueryDocument(key: documentKey, fields: fields), try EncodedDocument(key: documentKey, verifying: bytes)))
       }
     case .index(_, _, let prefix, let ranges):
-      let ordered = forward == false ? ranges.reversed() : ranges
+      let (number, path) = collection!
       let start = forward != nil ? near.flatMap { indexSeek($0, plan, prefix, number, path) } : nil
-      for range in ordered where !done && !range.isEmpty {
-        try txn.walk(tables.indexEntries, range, forward: forward ?? true, start: start) { key, value in
-          statistics.indexEntriesRead += 1
-          guard let id = UTF8Text.string(value), let candidate = try load(number, path, id) else { return true }
-          if forward != nil, FieldIndex.mayBeTruncated(key) {
-            // A cut key may stand for several values: order its documents before use.
-            group.append(candidate)
-            return true
-          }
-          if !flush(&group) { done = true; return false }
-          done = !consider(candidate)
-          return !done
-        }
-        if !done, !flush(&group) { done = true }
+      try walkIndex(ranges, start: start) { value in UTF8Text.string(value).map { DocumentKey(path.appending($0)) } }
+    case .composite(let index, let prefixes, let rest, let ranges):
+      let start =
+        forward != nil && prefixes.count == 1
+        ? near.flatMap { compositeSeek($0, index, prefix: prefixes[0], rest: rest) } : nil
+      try walkIndex(ranges, start: start) { value in
+        CompositeIndex.documentKey(index, value, in: collection?.path)
       }
     }
     return matches
@@ -167,11 +216,20 @@ struct QueryExecution {
     }
   }
 
-  /// Reads a document by ID; `nil` when it is gone (an index entry never outlives its
+  /// Reads a document by key; `nil` when it is gone (an index entry never outlives its
   /// document within one snapshot, so this is only defensive).
-  private mutating func load(_ number: CollectionNumber, _ path: ResourcePath, _ id: String) throws -> Match? {
-    let key = DocumentKey(path.appending(id))
-    guard let bytes = try txn.get(KeyLayout.documentKey(number, id), in: tables.documents) else { return nil }
+  private mutating func load(_ key: DocumentKey) throws -> Match? {
+    let number: CollectionNumber
+    if let known = numbers[key.collectionPath] {
+      number = known
+    } else {
+      guard let found = try reader.store.registry.number(ofCollectionOf: key, in: txn) else { return nil }
+      numbers[key.collectionPath] = found
+      number = found
+    }
+    guard let bytes = try txn.get(KeyLayout.documentKey(number, key.documentID), in: tables.documents) else {
+      return nil
+    }
     statistics.documentsRead += 1
     let fields = try DocumentCodec.decode(bytes, key: key).fields
     return (QueryDocument(key: key, fields: fields), try EncodedDocument(key: key, verifying: bytes))
@@ -209,10 +267,62 @@ struct QueryExecution {
       return Array(key.documentID.utf8)
     }
     if orderBys[0].field == field, let value = bound.values.first {
-      return (FieldIndex.key(prefix, value), id(at: 1))
+      let key = FieldIndex.key(prefix, value)
+      // A cut key's entries are not in value order: position at the whole key.
+      return (key, key.count >= FieldIndex.maxKeyBytes ? nil : id(at: 1))
     }
     if ranges.count == 1, ranges[0].isExact, let id = id(at: 0) { return (ranges[0].lower, id) }
     return nil
+  }
+
+  /// Where a cursor falls in a declared index read in query order: after the equality
+  /// prefix, the cursor's values of the index's ordered fields (as many as it gives in a
+  /// row), and its document among their entries when it gives every order-by value.
+  private func compositeSeek(
+    _ bound: Bound, _ index: DeclaredIndex, prefix: [UInt8], rest: [IndexDefinition.Field]
+  ) -> (key: [UInt8], value: [UInt8]?)? {
+    let orderBys = order.orderBys
+    var key = prefix
+    var used = 0
+    for field in rest {
+      guard let position = orderBys.firstIndex(where: { $0.field == field.path }), position < bound.values.count
+      else { break }
+      CompositeIndex.append(bound.values[position], field.mode, to: &key)
+      used += 1
+    }
+    guard used > 0 || rest.isEmpty else { return nil }
+    var value: [UInt8]?
+    if used == rest.count, bound.values.count == orderBys.count, case .reference(let name) = bound.values.last! {
+      value = CompositeIndex.data(index, name)
+    }
+    // A cut key's entries are not in value order: position at the whole key.
+    if key.count >= FieldIndex.maxKeyBytes { return (Array(key.prefix(FieldIndex.maxKeyBytes)), nil) }
+    return (key, value)
+  }
+
+  /// Plans repeated over many collections, said once with a count.
+  static func summarize(_ plans: [String]) -> String {
+    var counts: [(String, Int)] = []
+    for plan in plans {
+      if let position = counts.firstIndex(where: { $0.0 == plan }) { counts[position].1 += 1 } else { counts.append((plan, 1)) }
+    }
+    return counts.map { $0.1 > 1 ? "\($0.0) ×\($0.1)" : $0.0 }.joined(separator: "; ")
+  }
+
+  /// The error of a query that needs an index not declared, with the index to add.
+  static func indexNeeded(_ index: IndexDefinition) -> HearthError {
+    let file: IndexFile
+    if index.scope == .collectionGroup, index.fields.count == 1 {
+      file = IndexFile(
+        indexes: [index],
+        fieldOverrides: [FieldOverride(collectionGroup: index.collectionGroup, path: index.fields[0].path, collectionModes: [.ascending, .descending, .contains])])
+    } else {
+      file = IndexFile(indexes: [index])
+    }
+    return HearthError(
+      .failedPrecondition,
+      "The query requires an index (Settings.requireIndexes is on). Add it to firestore.indexes.json or declare it "
+        + "with declareIndexes(json:): \(file.serialized(pretty: false))")
   }
 
   // MARK: - Disjunctive normal form

@@ -10,6 +10,9 @@ struct AccessPlan {
     case ids([String])
     /// A single-field index's entries within key ranges (see `FieldIndex`).
     case index(field: FieldPath, kind: FieldIndex.Kind, prefix: [UInt8], ranges: [KeyRange])
+    /// A declared index's entries within key ranges (see `CompositeIndex`): one range a
+    /// prefix of equality values, over the `rest` of the index's fields.
+    case composite(index: DeclaredIndex, prefixes: [[UInt8]], rest: [IndexDefinition.Field], ranges: [KeyRange])
   }
 
   var source: Source
@@ -31,23 +34,51 @@ struct QueryPlanner {
   let tables: Tables
   let order: [OrderBy]
   let limit: Int?
+  let indexes: IndexSet
 
   /// Sampling stops here: a range with more entries counts as large.
   static let sampleLimit = 100
   static let large = 1_000_000
 
+  /// The best plan for one collection.
   func plan(_ filters: [FieldFilter], collection: CollectionNumber, path: ResourcePath) throws -> AccessPlan {
+    let overrides = indexes.modes(path.last!)
     var candidates = [try documentsPlan(filters, collection, path)]
     var fields: [FieldPath] = []
     for filter in filters where !filter.field.isDocumentID && !fields.contains(filter.field) {
       fields.append(filter.field)
     }
-    for field in fields where FieldIndex.isIndexed(field) {
+    for field in fields {
       let onField = filters.filter { $0.field == field }
-      if let plan = try valuePlan(field, onField, collection) { candidates.append(plan) }
-      if let plan = try arrayPlan(field, onField, collection) { candidates.append(plan) }
+      if FieldIndex.keeps(.value, field, overrides), let plan = try valuePlan(field, onField, collection) {
+        candidates.append(plan)
+      }
+      if FieldIndex.keeps(.arrayElement, field, overrides), let plan = try arrayPlan(field, onField, collection) {
+        candidates.append(plan)
+      }
     }
-    if let plan = try orderPlan(collection, excluding: fields) { candidates.append(plan) }
+    if let first = order.first, FieldIndex.keeps(.value, first.field, overrides),
+      let plan = try orderPlan(collection, excluding: fields)
+    {
+      candidates.append(plan)
+    }
+    for index in indexes.indexes(for: path.last!, scope: .collection) {
+      if let plan = try compositePlan(index, filters, collection: collection) { candidates.append(plan) }
+    }
+    return best(candidates, filters)
+  }
+
+  /// The best plan on a collection-group index, which reads the whole group at once; `nil`
+  /// when none fits.
+  func groupPlan(_ filters: [FieldFilter], collectionID: String) throws -> AccessPlan? {
+    let candidates = try indexes.indexes(for: collectionID, scope: .collectionGroup).compactMap {
+      try compositePlan($0, filters, collection: nil)
+    }
+    return candidates.isEmpty ? nil : best(candidates, filters)
+  }
+
+  private func best(_ plans: [AccessPlan], _ filters: [FieldFilter]) -> AccessPlan {
+    var candidates = plans
     for index in candidates.indices where candidates[index].forward != nil {
       if let limit {
         let served = filters.allSatisfy { covers(candidates[index], $0) }
@@ -177,6 +208,8 @@ struct QueryPlanner {
     case .documents: return filter.field.isDocumentID
     case .ids: return filter.field.isDocumentID
     case .index(let field, _, _, _): return filter.field == field
+    case .composite(let index, _, _, _):
+      return index.definition.fields.contains { $0.path == filter.field }
     }
   }
 
@@ -206,7 +239,7 @@ struct QueryPlanner {
   }
 
   /// The exact number of entries under exact keys.
-  private func count(_ ranges: [KeyRange]) throws -> Int {
+  func count(_ ranges: [KeyRange]) throws -> Int {
     let cursor = try txn.cursor(tables.indexEntries)
     var total = 0
     for range in ranges where try cursor.seek(exactly: range.lower) != nil {
@@ -216,7 +249,7 @@ struct QueryPlanner {
   }
 
   /// How many entries the ranges hold, counted up to `sampleLimit`; `large` beyond.
-  private func sample(_ table: Table, _ ranges: [KeyRange]) throws -> Int {
+  func sample(_ table: Table, _ ranges: [KeyRange]) throws -> Int {
     var seen = 0
     for range in ranges where !range.isEmpty {
       try txn.walk(table, range, forward: true) { _, _ in

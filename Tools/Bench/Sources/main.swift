@@ -1,11 +1,19 @@
 // hearth-bench: Hearth beside raw LMDB and SQLite, in one run, on the same data.
 //
-//   swift run -c release hearth-bench [--documents N] [--durable-writes N]
+//   swift run -c release hearth-bench [--documents N] [--durable-writes N] [--queries N] [--loads N]
+//                                     [--verify N] [--explain] [--only TEXT]
 //
 // Every figure is operations per second (higher is better); the ratio columns divide
-// Hearth's figure by the baseline's. Raw LMDB stores the very bytes Hearth stores (the
-// encoded documents under the same keys) through the C API; SQLite stores them in a
-// `WITHOUT ROWID` table in WAL mode with `synchronous=FULL`.
+// Hearth's figure by the baseline's.
+//
+// The first table: raw LMDB stores the very bytes Hearth stores (the encoded documents
+// under the same keys) through the C API; SQLite stores them in a `WITHOUT ROWID` table in
+// WAL mode with `synchronous=FULL`.
+//
+// The second table (QueryBench.swift): the same posts loaded into a fresh Hearth database
+// and into SQLite as JSON text with expression indexes on the queried fields, then the
+// same queries with the same random parameters on both; every answer is checked against
+// the other side's.
 import Foundation
 import Hearth
 
@@ -17,62 +25,82 @@ try? FileManager.default.removeItem(at: root)
 try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(at: root) }
 
-print(
-  "hearth-bench: \(workload.documents.count) posts of the social app's shape (~\(workload.averageEncodedSize) bytes encoded), "
-    + "\(arguments.durableWrites) single durable writes, \(workload.documents.count) random reads\n")
-
-var table = ResultTable()
-let hearth = try HearthSubject(directory: root.appendingPathComponent("hearth").path, workload: workload)
-let lmdb = try LMDBSubject(directory: root.appendingPathComponent("lmdb").path, workload: workload)
-let sqlite = try SQLiteSubject(path: root.appendingPathComponent("sqlite.db").path, workload: workload)
-let order = workload.randomOrder()
-
-/// One row: a name, how many operations each run makes, and the three runs.
-struct Operation {
-  let name: String
-  let count: Int
-  let hearth: () throws -> Void
-  let lmdb: () throws -> Void
-  let sqlite: () throws -> Void
+if arguments.runsFirstTable {
+  print(
+    "hearth-bench: \(workload.documents.count) posts of the social app's shape (~\(workload.averageEncodedSize) bytes encoded), "
+      + "\(arguments.durableWrites) single durable writes, \(workload.documents.count) random reads\n")
+  try runFirstTable(workload: workload, root: root, arguments: arguments)
 }
 
-let operations = [
-  Operation(
-    name: "batched set (1,000 per commit)", count: workload.documents.count,
-    hearth: hearth.batchedSet, lmdb: lmdb.batchedPut, sqlite: sqlite.batchedInsert),
-  Operation(
-    name: "single durable set (fsync each)", count: arguments.durableWrites,
-    hearth: { try hearth.durableSets(arguments.durableWrites) },
-    lmdb: { try lmdb.durablePuts(arguments.durableWrites) },
-    sqlite: { try sqlite.durableInserts(arguments.durableWrites) }),
-  Operation(
-    name: "get → DocumentSnapshot", count: order.count,
-    hearth: { try hearth.getSnapshots(order) }, lmdb: { try lmdb.gets(order) }, sqlite: { try sqlite.selects(order) }),
-  Operation(
-    name: "get → [String: Any]", count: order.count,
-    hearth: { try hearth.getDictionaries(order) }, lmdb: { try lmdb.gets(order) }, sqlite: { try sqlite.selects(order) }
-  ),
-  Operation(
-    name: "get → Codable struct", count: order.count,
-    hearth: { try hearth.getStructs(order) }, lmdb: { try lmdb.gets(order) }, sqlite: { try sqlite.selects(order) }),
-  Operation(
-    name: "read whole collection (per document)", count: workload.documents.count,
-    hearth: hearth.readCollection, lmdb: lmdb.scan, sqlite: sqlite.scan),
-]
-
-for (index, operation) in operations.enumerated() {
-  // The first row loads the data, so it always runs.
-  if let only = arguments.only, index > 0, !operation.name.contains(only) { continue }
-  table.add(
-    operation.name,
-    hearth: try measure(operation.count, operation.hearth),
-    lmdb: try measure(operation.count, operation.lmdb),
-    sqlite: try measure(operation.count, operation.sqlite))
+if arguments.runsQueryTable {
+  let queryBench = QueryBench(social: workload, root: root, arguments: arguments)
+  let rows = try queryBench.run()
+  QueryBench.print(rows, workload: queryBench.workload, arguments: arguments)
+  if rows.contains(where: { $0.name == QueryBench.loadName }) {
+    let serialization = queryBench.workload.serializationSeconds()
+    let alone = formatRate(Double(workload.documents.count) / serialization)
+    print(
+      "\nSQLite's load is given its JSON text ready-made; an app serialising the posts with JSONSerialization "
+        + "would spend another \(String(format: "%.1f", serialization)) s (\(alone) alone).")
+  }
 }
-hearth.close()
-lmdb.close()
-sqlite.close()
-table.print()
+
+/// The first table: Hearth, raw LMDB and SQLite storing and reading the same bytes.
+func runFirstTable(workload: SocialWorkload, root: URL, arguments: BenchArguments) throws {
+  var table = ResultTable()
+  let hearth = try HearthSubject(directory: root.appendingPathComponent("hearth").path, workload: workload)
+  let lmdb = try LMDBSubject(directory: root.appendingPathComponent("lmdb").path, workload: workload)
+  let sqlite = try SQLiteSubject(path: root.appendingPathComponent("sqlite.db").path, workload: workload)
+  let order = workload.randomOrder()
+
+  /// One row: a name, how many operations each run makes, and the three runs.
+  struct Operation {
+    let name: String
+    let count: Int
+    let hearth: () throws -> Void
+    let lmdb: () throws -> Void
+    let sqlite: () throws -> Void
+  }
+
+  let operations = [
+    Operation(
+      name: "batched set (1,000 per commit)", count: workload.documents.count,
+      hearth: hearth.batchedSet, lmdb: lmdb.batchedPut, sqlite: sqlite.batchedInsert),
+    Operation(
+      name: "single durable set (fsync each)", count: arguments.durableWrites,
+      hearth: { try hearth.durableSets(arguments.durableWrites) },
+      lmdb: { try lmdb.durablePuts(arguments.durableWrites) },
+      sqlite: { try sqlite.durableInserts(arguments.durableWrites) }),
+    Operation(
+      name: "get → DocumentSnapshot", count: order.count,
+      hearth: { try hearth.getSnapshots(order) }, lmdb: { try lmdb.gets(order) }, sqlite: { try sqlite.selects(order) }),
+    Operation(
+      name: "get → [String: Any]", count: order.count,
+      hearth: { try hearth.getDictionaries(order) }, lmdb: { try lmdb.gets(order) },
+      sqlite: { try sqlite.selects(order) }
+    ),
+    Operation(
+      name: "get → Codable struct", count: order.count,
+      hearth: { try hearth.getStructs(order) }, lmdb: { try lmdb.gets(order) }, sqlite: { try sqlite.selects(order) }),
+    Operation(
+      name: "read whole collection (per document)", count: workload.documents.count,
+      hearth: hearth.readCollection, lmdb: lmdb.scan, sqlite: sqlite.scan),
+  ]
+
+  for (index, operation) in operations.enumerated() {
+    // The first row loads the data, so it always runs.
+    if index > 0, !arguments.selects(operation.name) { continue }
+    table.add(
+      operation.name,
+      hearth: try measure(operation.count, operation.hearth),
+      lmdb: try measure(operation.count, operation.lmdb),
+      sqlite: try measure(operation.count, operation.sqlite))
+  }
+  hearth.close()
+  lmdb.close()
+  sqlite.close()
+  table.print()
+}
 
 /// Runs `body` once and returns operations per second.
 func measure(_ operations: Int, _ body: () throws -> Void) throws -> Double {
@@ -85,8 +113,21 @@ func measure(_ operations: Int, _ body: () throws -> Void) throws -> Double {
 struct BenchArguments {
   var documents = 100_000
   var durableWrites = 300
+  /// Repetitions of each query row (the figure is their median).
+  var queries = 5
+  /// Repetitions of the query section's bulk load, each into fresh files.
+  var loads = 3
+  /// Parameter choices per query whose full answers (paths in order) are compared.
+  var verify = 5
+  /// Print each query's plan on both sides: Hearth's `explain()`, SQLite's `EXPLAIN QUERY PLAN`.
+  var explain = false
   /// Run only the operations whose names contain this text (for profiling one of them).
   var only: String?
+
+  static let firstTableNames = [
+    "batched set (1,000 per commit)", "single durable set (fsync each)", "get → DocumentSnapshot",
+    "get → [String: Any]", "get → Codable struct", "read whole collection (per document)",
+  ]
 
   init(_ arguments: [String]) {
     var iterator = arguments.dropFirst().makeIterator()
@@ -94,14 +135,34 @@ struct BenchArguments {
       switch argument {
       case "--documents": documents = iterator.next().flatMap(Int.init) ?? documents
       case "--durable-writes": durableWrites = iterator.next().flatMap(Int.init) ?? durableWrites
+      case "--queries": queries = iterator.next().flatMap(Int.init) ?? queries
+      case "--loads": loads = iterator.next().flatMap(Int.init) ?? loads
+      case "--verify": verify = iterator.next().flatMap(Int.init) ?? verify
+      case "--explain": explain = true
       case "--only": only = iterator.next()
       default:
         FileHandle.standardError.write(
-          Data("usage: hearth-bench [--documents N] [--durable-writes N] [--only TEXT]\n".utf8))
+          Data(
+            ("usage: hearth-bench [--documents N] [--durable-writes N] [--queries N] [--loads N] [--verify N] "
+              + "[--explain] [--only TEXT]\n").utf8))
         exit(64)
       }
     }
+    if let only, !runsFirstTable, !runsQueryTable {
+      let names = Self.firstTableNames + [QueryBench.loadName] + QueryKind.allCases.map(\.name)
+      FileHandle.standardError.write(
+        Data(
+          "hearth-bench: no operation's name contains '\(only)'; the names are:\n  \(names.joined(separator: "\n  "))\n"
+            .utf8))
+      exit(64)
+    }
   }
+
+  /// Whether `--only` lets this operation run.
+  func selects(_ name: String) -> Bool { only.map { name.contains($0) } ?? true }
+
+  var runsFirstTable: Bool { Self.firstTableNames.contains(where: selects) }
+  var runsQueryTable: Bool { selects(QueryBench.loadName) || QueryKind.allCases.contains { selects($0.name) } }
 }
 
 struct ResultTable {
@@ -112,11 +173,7 @@ struct ResultTable {
   }
 
   func print() {
-    func rate(_ value: Double) -> String {
-      value >= 1e6
-        ? String(format: "%.2fM/s", value / 1e6)
-        : value >= 1e3 ? String(format: "%.1fk/s", value / 1e3) : String(format: "%.0f/s", value)
-    }
+    let rate = formatRate
     func pad(_ text: String, _ width: Int) -> String {
       text.count >= width ? text : String(repeating: " ", count: width - text.count) + text
     }

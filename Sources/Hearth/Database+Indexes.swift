@@ -1,0 +1,47 @@
+import Foundation
+import HearthCore
+
+/// Declared indexes, in the format of Firestore's `firestore.indexes.json`.
+///
+/// Hearth keeps an automatic index on every field (and every array element) at
+/// collection scope, as Firestore does; declare composite indexes for queries that
+/// filter on one field and order by another, and collection-group indexes
+/// (`fieldOverrides` with `"queryScope": "COLLECTION_GROUP"`, or composite indexes with
+/// that scope) for collection-group queries. Queries run without them too, on the best
+/// index there is — unless `Settings.requireIndexes` asks for production Firestore's
+/// rules. A `firestore.indexes.json` beside the database's files is declared when the
+/// database opens.
+extension Database {
+  /// Declares the indexes of a `firestore.indexes.json` text, adding them to those
+  /// declared; new indexes are filled from the existing documents in the same commit.
+  ///
+  /// ```swift
+  /// try db.declareIndexes(json: """
+  ///   {"indexes": [{"collectionGroup": "posts", "queryScope": "COLLECTION",
+  ///     "fields": [{"fieldPath": "ownerId", "order": "ASCENDING"},
+  ///                {"fieldPath": "createdAt", "order": "DESCENDING"}]}]}
+  ///   """)
+  /// ```
+  ///
+  /// - Throws: `invalidArgument` naming the entry that is not valid.
+  public func declareIndexes(json: String) throws {
+    try engine().declareIndexes(IndexFile.parse(json))
+  }
+
+  /// Declares the indexes of a `firestore.indexes.json` file.
+  ///
+  /// - Throws: `notFound` for a missing file, `invalidArgument` for an invalid one.
+  public func declareIndexes(fromFile path: String) throws {
+    guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+      throw HearthError(.notFound, "Cannot read the index file \(path)")
+    }
+    do { try declareIndexes(json: text) } catch let error as HearthError where error.code == .invalidArgument {
+      throw HearthError(.invalidArgument, "\(path): \(error.message)")
+    }
+  }
+
+  /// The declared indexes, as a `firestore.indexes.json` text.
+  public func declaredIndexesJSON() throws -> String {
+    try engine().declaredIndexes().serialized()
+  }
+}

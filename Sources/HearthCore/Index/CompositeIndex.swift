@@ -1,0 +1,117 @@
+import HearthStorage
+
+/// Entries of declared indexes (composite, and collection-group single-field ones), in
+/// the `indexEntries` table beside the automatic ones:
+///
+/// ```
+/// key   := 3 index(4) [collection(8), for COLLECTION scope] value…   one value a field,
+///          each in its field's direction (descending: complemented); an arrayConfig
+///          field gives one entry per distinct element
+/// data  := escaped(document ID) for COLLECTION scope, or the escaped segments of the
+///          document's path (then 0x00 0x00) for COLLECTION_GROUP scope; complemented
+///          when the last ordered field is descending, so ties walk in that direction
+/// ```
+///
+/// A document is in an index only when it has every indexed field (and an array where
+/// the index has `arrayConfig`), as in Firestore.
+enum CompositeIndex {
+  static let kind: UInt8 = 3
+
+  /// The bytes every entry of `index` starts with (in `collection`, for collection scope).
+  static func prefix(_ index: DeclaredIndex, _ collection: CollectionNumber?) -> [UInt8] {
+    var bytes: [UInt8] = [kind]
+    withUnsafeBytes(of: index.number.bigEndian) { bytes += $0 }
+    if index.definition.scope == .collection, let collection { bytes += collection.bytes }
+    return bytes
+  }
+
+  /// One field's value as it stands in a key.
+  static func append(_ value: Value, _ mode: IndexDefinition.Mode, to bytes: inout [UInt8]) {
+    KeyCodec.append(value, descending: mode == .descending, to: &bytes)
+  }
+
+  /// The entry data that names a document.
+  static func data(_ index: DeclaredIndex, _ key: DocumentKey) -> [UInt8] {
+    var bytes: [UInt8] = []
+    let descending = index.definition.namesDescending
+    if index.definition.scope == .collection {
+      KeyCodec.append(string: key.documentID, descending: descending, to: &bytes)
+    } else {
+      KeyCodec.append(path: key.path, descending: descending, to: &bytes)
+    }
+    return bytes
+  }
+
+  /// The document an entry names: an ID in `collectionPath` (collection scope) or a full
+  /// path (group scope); `nil` when the bytes are not an entry's.
+  static func documentKey(_ index: DeclaredIndex, _ data: UnsafeRawBufferPointer, in collectionPath: ResourcePath?)
+    -> DocumentKey?
+  {
+    var bytes = Array(data)
+    if index.definition.namesDescending { for position in bytes.indices { bytes[position] = ~bytes[position] } }
+    var segments: [String] = []
+    var current: [UInt8] = []
+    var position = 0
+    while position + 1 < bytes.count {
+      let byte = bytes[position]
+      if byte != 0 {
+        current.append(byte)
+        position += 1
+        continue
+      }
+      switch bytes[position + 1] {
+      case 0xFF: current.append(0)
+      case 0x01:
+        guard let segment = UTF8Text.string(current.withUnsafeBytes { $0 }) else { return nil }
+        segments.append(segment)
+        current.removeAll()
+      case 0x00 where index.definition.scope == .collectionGroup && current.isEmpty:
+        guard segments.count >= 2, segments.count % 2 == 0 else { return nil }
+        return DocumentKey(ResourcePath(segments))
+      default: return nil
+      }
+      position += 2
+    }
+    guard index.definition.scope == .collection, segments.count == 1, let collectionPath else { return nil }
+    return DocumentKey(collectionPath.appending(segments[0]))
+  }
+
+  /// Every key of a document in `index` (none when it lacks an indexed field).
+  static func keys(_ index: DeclaredIndex, _ collection: CollectionNumber, _ fields: [String: Value]) -> [[UInt8]] {
+    var keys = [prefix(index, collection)]
+    for field in index.definition.fields {
+      guard let value = FieldOperations.value(at: field.path, in: fields) else { return [] }
+      if field.mode == .contains {
+        guard case .array(let elements) = value else { return [] }
+        var unique: [Value] = []
+        for element in elements where !unique.contains(where: { $0.isIdentical(to: element) || $0 == element }) {
+          unique.append(element)
+        }
+        keys = keys.flatMap { key in unique.map { element in
+          var extended = key
+          append(element, .ascending, to: &extended)
+          return extended
+        } }
+      } else {
+        for position in keys.indices { append(value, field.mode, to: &keys[position]) }
+      }
+    }
+    return keys.map { $0.count > FieldIndex.maxKeyBytes ? Array($0.prefix(FieldIndex.maxKeyBytes)) : $0 }
+  }
+
+  /// Brings a document's entries in every index of its collection group from `old` to
+  /// `new` fields, writing only the difference.
+  static func update(
+    _ indexes: [DeclaredIndex], _ key: DocumentKey, _ collection: CollectionNumber, old: [String: Value]?,
+    new: [String: Value]?, in txn: WriteTransaction, table: Table
+  ) throws {
+    for index in indexes where index.definition.collectionGroup == key.collectionGroup {
+      let before = Set(old.map { keys(index, collection, $0) } ?? [])
+      let after = Set(new.map { keys(index, collection, $0) } ?? [])
+      guard before != after else { continue }
+      let data = self.data(index, key)
+      for entry in before.subtracting(after) { try txn.delete(entry, value: data, in: table) }
+      for entry in after.subtracting(before) { try txn.put(entry, data, in: table) }
+    }
+  }
+}

@@ -1,0 +1,119 @@
+import HearthStorage
+import Synchronization
+
+/// A declared index with the number its entries are keyed by.
+struct DeclaredIndex: Sendable, Hashable {
+  let number: UInt32
+  let definition: IndexDefinition
+}
+
+/// The declared indexes and field overrides of a database, as of one transaction.
+struct IndexSet: Sendable {
+  var version: UInt64 = 0
+  var indexes: [DeclaredIndex] = []
+  var overrides: [FieldOverride] = []
+  var nextNumber: UInt32 = 1
+
+  static let empty = IndexSet()
+
+  func indexes(for collectionGroup: String, scope: IndexDefinition.Scope) -> [DeclaredIndex] {
+    indexes.filter { $0.definition.collectionGroup == collectionGroup && $0.definition.scope == scope }
+  }
+
+  /// The collection-scope automatic indexes a field keeps, when an override says.
+  func modes(_ collectionGroup: String) -> [FieldPath: Set<IndexDefinition.Mode>] {
+    var modes: [FieldPath: Set<IndexDefinition.Mode>] = [:]
+    for override in overrides where override.collectionGroup == collectionGroup {
+      modes[override.path] = override.collectionModes
+    }
+    return modes
+  }
+
+  /// The declarations as a file, for `declaredIndexesJSON()`.
+  var file: IndexFile { IndexFile(indexes: indexes.map(\.definition), fieldOverrides: overrides) }
+
+  /// The stored form: numbers beside the definitions, so entries stay found.
+  var serialized: String {
+    JSONValue.object([
+      ("next", .integer(Int64(nextNumber))),
+      (
+        "indexes",
+        .array(indexes.map { index in
+          guard case .object(let members) = IndexFile.json(for: index.definition) else { return .null }
+          return .object([("number", .integer(Int64(index.number)))] + members)
+        })
+      ),
+      ("fieldOverrides", .array(IndexFile(fieldOverrides: overrides).overridesJSON)),
+    ]).serialized()
+  }
+
+  static func parse(_ text: String, version: UInt64) throws -> IndexSet {
+    let root: JSONValue
+    do { root = try JSONParser.parse(text) } catch {
+      throw HearthError.dataLoss("The stored index catalog is damaged: \(error)")
+    }
+    var set = IndexSet(version: version)
+    if case .integer(let next)? = root["next"] { set.nextNumber = UInt32(clamping: next) }
+    let file = try IndexFile.parse(
+      JSONValue.object([
+        ("indexes", root["indexes"].map(Self.withoutNumbers) ?? .array([])),
+        ("fieldOverrides", root["fieldOverrides"] ?? .array([])),
+      ]).serialized())
+    guard case .array(let entries)? = root["indexes"], entries.count == file.indexes.count else {
+      throw HearthError.dataLoss("The stored index catalog is damaged: its numbers do not match its indexes")
+    }
+    for (entry, definition) in zip(entries, file.indexes) {
+      guard case .integer(let number)? = entry["number"] else {
+        throw HearthError.dataLoss("The stored index catalog is damaged: an index has no number")
+      }
+      set.indexes.append(DeclaredIndex(number: UInt32(clamping: number), definition: definition))
+    }
+    set.overrides = file.fieldOverrides
+    return set
+  }
+
+  private static func withoutNumbers(_ value: JSONValue) -> JSONValue {
+    guard case .array(let entries) = value else { return value }
+    return .array(entries.map { entry in
+      guard case .object(let members) = entry else { return entry }
+      return .object(members.filter { $0.key != "number" })
+    })
+  }
+}
+
+/// Reads the index catalog from the `meta` table, keeping the last one read: a
+/// transaction pays one small read to learn whether another process (or thread)
+/// declared indexes since.
+final class IndexCatalog: Sendable {
+  private let tables: Tables
+  private let cached = Mutex<IndexSet>(.empty)
+
+  static let versionKey: [UInt8] = Array("indexVersion".utf8)
+  static let catalogKey: [UInt8] = Array("indexCatalog".utf8)
+
+  init(tables: Tables) { self.tables = tables }
+
+  func current(in txn: ReadTransaction) throws -> IndexSet {
+    let version = try txn.get(Self.versionKey, in: tables.meta).flatMap(KeyLayout.readBigEndian) ?? 0
+    let known = cached.withLock { $0 }
+    if known.version == version { return known }
+    guard let raw = try txn.get(Self.catalogKey, in: tables.meta), let text = UTF8Text.string(raw) else {
+      return IndexSet(version: version)
+    }
+    let set = try IndexSet.parse(text, version: version)
+    if !(txn is WriteTransaction) { cached.withLock { $0 = set } }
+    return set
+  }
+
+  /// Stores a new catalog (its version one past the current) in the write transaction.
+  func store(_ set: IndexSet, in txn: WriteTransaction) throws -> IndexSet {
+    var stored = set
+    stored.version = set.version + 1
+    try txn.put(Self.catalogKey, Array(stored.serialized.utf8), in: tables.meta)
+    try txn.put(Self.versionKey, KeyLayout.bigEndian(stored.version), in: tables.meta)
+    return stored
+  }
+
+  /// Forgets the cached catalog (after a commit that changed it).
+  func remember(_ set: IndexSet) { cached.withLock { $0 = set } }
+}

@@ -1,0 +1,171 @@
+/// Plans on declared indexes: an equality prefix (`==`, `in`, `array-contains` on the
+/// index's leading fields), then the order-by fields in the index's order, so that the
+/// walk yields query order and a limit stops it; a range on the first of those fields
+/// bounds the walk.
+extension QueryPlanner {
+  /// How a declared index fits a conjunction: the key prefixes its equalities give, the
+  /// fields left to walk in order, and whether walking forward is query order.
+  struct CompositeFit {
+    var prefixes: [[UInt8]]
+    var rest: [IndexDefinition.Field]
+    /// `nil` when the walk does not yield query order (several prefixes, or directions
+    /// that match neither way).
+    var forward: Bool?
+    /// Whether every equality and array filter of the conjunction is in the prefix
+    /// (what production Firestore requires of the index it uses).
+    var coversFilters: Bool
+  }
+
+  /// How `index` fits the conjunction, or `nil` when it cannot serve it.
+  func fit(_ index: DeclaredIndex, _ filters: [FieldFilter], collection: CollectionNumber?) -> CompositeFit? {
+    let fields = index.definition.fields
+    var prefixes = [CompositeIndex.prefix(index, collection)]
+    var consumed: [FieldPath] = []
+    var position = 0
+    while position < fields.count {
+      let field = fields[position]
+      let values: [Value]
+      if field.mode == .contains {
+        guard let filter = filters.first(where: { $0.field == field.path && $0.op.isArrayOperator }) else { return nil }
+        values = QueryMatcher.listElements(filter.value).filter(QueryMatcher.isMatchable)
+      } else if let filter = filters.first(where: { $0.field == field.path && $0.op == .equal }) {
+        values = [filter.value]
+      } else if let filter = filters.first(where: { $0.field == field.path && $0.op == .in }) {
+        values = QueryMatcher.listElements(filter.value).filter(QueryMatcher.isMatchable)
+      } else {
+        break
+      }
+      prefixes = prefixes.flatMap { prefix in
+        values.map { value in
+          var extended = prefix
+          CompositeIndex.append(value, field.mode == .contains ? .ascending : field.mode, to: &extended)
+          return extended
+        }
+      }
+      consumed.append(field.path)
+      position += 1
+    }
+    let rest = Array(fields[position...])
+    guard !rest.contains(where: { $0.mode == .contains }) else { return nil }
+    // Order-by fields pinned by an equality do not order anything.
+    let ordered = order.dropLast().filter { orderBy in
+      !filters.contains { $0.field == orderBy.field && $0.op == .equal }
+    }
+    guard rest.map(\.path) == ordered.map(\.field) else { return nil }
+    var forward: Bool?
+    if prefixes.count == 1 {
+      let agreements = zip(rest, ordered).map { ($0.mode == .descending) == $1.descending }
+      if agreements.allSatisfy({ $0 }) {
+        forward = true
+      } else if agreements.allSatisfy({ !$0 }) {
+        forward = false
+      }
+      // Ties walk in the index's name direction; the query's must agree with the walk.
+      if let walk = forward, (index.definition.namesDescending == order.last!.descending) != walk {
+        forward = nil
+      }
+    }
+    let equalityFields = filters.filter { [.equal, .in, .arrayContains, .arrayContainsAny].contains($0.op) }
+      .map(\.field).filter { !$0.isDocumentID }
+    return CompositeFit(
+      prefixes: prefixes, rest: rest, forward: forward,
+      coversFilters: equalityFields.allSatisfy(consumed.contains))
+  }
+
+  /// A plan on a declared index (with `collection` for collection scope, `nil` for a
+  /// collection-group index, which reads every collection of the group at once).
+  func compositePlan(_ index: DeclaredIndex, _ filters: [FieldFilter], collection: CollectionNumber?) throws
+    -> AccessPlan?
+  {
+    guard let fit = fit(index, filters, collection: collection), !fit.prefixes.isEmpty else { return nil }
+    let prefixes = fit.prefixes.sorted { KeyRange.compare($0, $1) < 0 }
+    let ranges = prefixes.map { prefix -> KeyRange in
+      guard let first = fit.rest.first else { return .exact(prefix) }
+      return componentRange(prefix, first, filters.filter { $0.field == first.path && $0.op.isRange })
+    }
+    let estimate = fit.rest.isEmpty ? try count(ranges) : try sample(tables.indexEntries, ranges)
+    let described = index.definition.fields.map { "\($0.path) \($0.mode)" }.joined(separator: ", ")
+    return AccessPlan(
+      source: .composite(index: index, prefixes: prefixes, rest: fit.rest, ranges: ranges), forward: fit.forward,
+      estimate: estimate,
+      description:
+        "\(index.definition.scope == .collection ? "composite" : "collection-group") index on "
+        + "\(index.definition.collectionGroup) (\(described))")
+  }
+
+  /// The key range of one index field's component after `prefix`: its values within the
+  /// range filters' type class and bounds, in the field's direction.
+  private func componentRange(_ prefix: [UInt8], _ field: IndexDefinition.Field, _ ranges: [FieldFilter]) -> KeyRange {
+    let descending = field.mode == .descending
+    var range = KeyRange.prefixed(prefix)
+    for filter in ranges {
+      let label = KeyCodec.Label(filter.value.typeOrder).rawValue
+      range = range.intersection(.prefixed(prefix + [descending ? ~label : label]))
+      var bound = prefix
+      CompositeIndex.append(filter.value, field.mode, to: &bound)
+      if bound.count > FieldIndex.maxKeyBytes { bound.removeLast(bound.count - FieldIndex.maxKeyBytes) }
+      let inclusive = filter.op == .lessThanOrEqual || filter.op == .greaterThanOrEqual
+        || bound.count >= FieldIndex.maxKeyBytes
+      // A lower bound on the value is a lower bound on the key, unless the field is
+      // descending, where the order of keys is the reverse of the order of values.
+      let isLower = (filter.op == .greaterThan || filter.op == .greaterThanOrEqual) != descending
+      let side =
+        isLower
+        ? KeyRange(lower: bound, lowerInclusive: inclusive, upper: range.upper, upperInclusive: range.upperInclusive)
+        : KeyRange(lower: range.lower, lowerInclusive: range.lowerInclusive, upper: bound, upperInclusive: inclusive)
+      range = range.intersection(side)
+    }
+    return range
+  }
+
+  // MARK: - Production Firestore's index rules
+
+  /// The index production Firestore would need for this conjunction and has not got
+  /// declared, or `nil`. Equalities alone (and a collection query ordered by one field it
+  /// filters) run on single-field indexes; anything else on a collection needs a
+  /// composite index, and a collection-group query that filters or orders needs a
+  /// collection-group index.
+  func missingIndex(_ filters: [FieldFilter], target: QueryModel.Target, indexes: IndexSet) -> IndexDefinition? {
+    let ordered = order.dropLast().filter { orderBy in
+      !filters.contains { $0.field == orderBy.field && $0.op == .equal }
+    }
+    let equalities = filters.filter { !$0.field.isDocumentID && [.equal, .in].contains($0.op) }
+    let arrays = filters.filter { !$0.field.isDocumentID && $0.op.isArrayOperator }
+    var fields: [IndexDefinition.Field] = []
+    for filter in equalities where !fields.contains(where: { $0.path == filter.field }) {
+      fields.append(.init(path: filter.field, mode: .ascending))
+    }
+    if let array = arrays.first { fields.append(.init(path: array.field, mode: .contains)) }
+    fields += ordered.map { .init(path: $0.field, mode: $0.descending ? .descending : .ascending) }
+    switch target {
+    case .collection(let path):
+      let needsComposite = ordered.count > 1 || (ordered.count == 1 && fields.count > 1)
+      guard needsComposite else { return nil }
+      let candidates = indexes.indexes(for: path.last!, scope: .collection)
+      if candidates.contains(where: { fit($0, filters, collection: .root).map { $0.coversFilters && $0.forward != nil } ?? false }) {
+        return nil
+      }
+      return IndexDefinition(collectionGroup: path.last!, scope: .collection, fields: fields)
+    case .group(let collectionID):
+      guard !fields.isEmpty else { return nil }
+      let candidates = indexes.indexes(for: collectionID, scope: .collectionGroup)
+      if candidates.contains(where: { index in
+        guard let fit = fit(index, filters, collection: nil), fit.coversFilters else { return false }
+        return fit.forward != nil || ordered.isEmpty
+      }) {
+        return nil
+      }
+      return IndexDefinition(collectionGroup: collectionID, scope: .collectionGroup, fields: fields)
+    }
+  }
+}
+
+extension IndexDefinition.Mode: CustomStringConvertible {
+  public var description: String {
+    switch self {
+    case .ascending: "ASCENDING"
+    case .descending: "DESCENDING"
+    case .contains: "CONTAINS"
+    }
+  }
+}
