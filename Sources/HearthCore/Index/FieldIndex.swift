@@ -6,7 +6,8 @@ import HearthStorage
 /// at collection scope. They live in the `indexEntries` table (see `KeyLayout`):
 ///
 /// ```
-/// key   := kind(1) collection(8) escaped(field path) value
+/// key   := kind(1) collection(8) path value
+/// path  := escaped(segment)… 0x00 0x00  (KeyCodec's path form: segment by segment)
 /// data  := document ID (UTF-8)          (dupsort: the documents with that value, by ID)
 /// kind  := 1 the field's value | 2 one element of the array field
 /// ```
@@ -30,12 +31,19 @@ public enum FieldIndex {
   /// The bytes every entry of one field's index starts with, or `nil` when the path is
   /// too long to index.
   static func prefix(_ kind: Kind, _ collection: CollectionNumber, _ path: FieldPath) -> [UInt8]? {
+    var encodedPath: [UInt8] = []
+    KeyCodec.append(path: ResourcePath(path.segments), to: &encodedPath)
+    return prefix(kind, collection, encodedPath: encodedPath)
+  }
+
+  /// `prefix` from an already encoded path.
+  static func prefix(_ kind: Kind, _ collection: CollectionNumber, encodedPath: [UInt8]) -> [UInt8]? {
+    guard encodedPath.count <= maxPathBytes else { return nil }
     var bytes: [UInt8] = [kind.rawValue]
-    bytes.reserveCapacity(64)
+    bytes.reserveCapacity(9 + encodedPath.count + 16)
     bytes += collection.bytes
-    let start = bytes.count
-    KeyCodec.append(string: path.canonical, to: &bytes)
-    return bytes.count - start <= maxPathBytes ? bytes : nil
+    bytes += encodedPath
+    return bytes
   }
 
   /// Whether queries can use an index on `path` (its path is short enough).
@@ -64,45 +72,85 @@ public enum FieldIndex {
     return kind == .arrayElement ? modes.contains(.contains) : !modes.subtracting([.contains]).isEmpty
   }
 
-  /// Every index key of a document with these fields in this collection.
-  static func keys(_ collection: CollectionNumber, _ fields: [String: Value], _ overrides: Overrides) -> Set<[UInt8]> {
-    var keys = Set<[UInt8]>()
-    var path: [String] = []
-    collect(collection, fields, overrides, path: &path, into: &keys)
-    return keys
+  /// Every index key of a document with these fields in this collection, sorted, without
+  /// repeats.
+  static func keys(_ collection: CollectionNumber, _ fields: [String: Value], _ overrides: Overrides) -> [[UInt8]] {
+    var keys: [[UInt8]] = []
+    var names: [String] = []
+    var encodedPath: [UInt8] = []
+    collect(collection, fields, overrides, names: &names, encodedPath: &encodedPath, into: &keys)
+    keys.sort { KeyRange.compare($0, $1) < 0 }
+    var unique: [[UInt8]] = []
+    unique.reserveCapacity(keys.count)
+    for key in keys where unique.last != key { unique.append(key) }
+    return unique
   }
 
+  /// Walks the fields, keeping the path both as names (for overrides) and as its key
+  /// encoding without the end marker (extended a segment at a time, not rebuilt), and
+  /// builds each key in one buffer.
   private static func collect(
-    _ collection: CollectionNumber, _ fields: [String: Value], _ overrides: Overrides, path: inout [String],
-    into keys: inout Set<[UInt8]>
+    _ collection: CollectionNumber, _ fields: [String: Value], _ overrides: Overrides, names: inout [String],
+    encodedPath: inout [UInt8], into keys: inout [[UInt8]]
   ) {
     for (name, value) in fields {
-      path.append(name)
-      defer { path.removeLast() }
-      let fieldPath = FieldPath(path)
-      if keeps(.value, fieldPath, overrides), let prefix = prefix(.value, collection, fieldPath) {
-        keys.insert(key(prefix, value))
+      names.append(name)
+      let mark = encodedPath.count
+      KeyCodec.append(string: name, to: &encodedPath)
+      defer {
+        names.removeLast()
+        encodedPath.removeLast(encodedPath.count - mark)
       }
+      guard encodedPath.count + 2 <= maxPathBytes else { continue }
+      let fieldPath = overrides.isEmpty ? nil : FieldPath(names)
+      func key(_ kind: Kind, _ value: Value) -> [UInt8] {
+        var key: [UInt8] = []
+        key.reserveCapacity(11 + encodedPath.count + 24)
+        key.append(kind.rawValue)
+        key += collection.bytes
+        key += encodedPath
+        key.append(0x00)
+        key.append(0x00)
+        KeyCodec.append(value, to: &key)
+        if key.count > maxKeyBytes { key.removeLast(key.count - maxKeyBytes) }
+        return key
+      }
+      if fieldPath.map({ keeps(.value, $0, overrides) }) ?? true { keys.append(key(.value, value)) }
       switch value {
       case .array(let elements):
-        if keeps(.arrayElement, fieldPath, overrides), let prefix = prefix(.arrayElement, collection, fieldPath) {
-          for element in elements { keys.insert(key(prefix, element)) }
+        if fieldPath.map({ keeps(.arrayElement, $0, overrides) }) ?? true {
+          for element in elements { keys.append(key(.arrayElement, element)) }
         }
       case .map(let inner):
-        collect(collection, inner, overrides, path: &path, into: &keys)
+        collect(collection, inner, overrides, names: &names, encodedPath: &encodedPath, into: &keys)
       default:
         break
       }
     }
   }
 
-  /// Replaces a document's entries `before` with `after`, writing only the difference.
+  /// Replaces a document's entries `before` with `after` (both sorted, without repeats),
+  /// writing only the difference.
   static func replace(
-    _ before: Set<[UInt8]>, with after: Set<[UInt8]>, documentID: String, in txn: WriteTransaction, table: Table
+    _ before: [[UInt8]], with after: [[UInt8]], documentID: String, in txn: WriteTransaction, table: Table
   ) throws {
     guard before != after else { return }
     let id = Array(documentID.utf8)
-    for key in before.subtracting(after) { try txn.delete(key, value: id, in: table) }
-    for key in after.subtracting(before) { try txn.put(key, id, in: table) }
+    var old = 0
+    var new = 0
+    while old < before.count || new < after.count {
+      let order =
+        old == before.count ? 1 : new == after.count ? -1 : KeyRange.compare(before[old], after[new])
+      if order < 0 {
+        try txn.delete(before[old], value: id, in: table)
+        old += 1
+      } else if order > 0 {
+        try txn.put(after[new], id, in: table)
+        new += 1
+      } else {
+        old += 1
+        new += 1
+      }
+    }
   }
 }
