@@ -1,31 +1,41 @@
 #!/usr/bin/env bash
-# Installs the system packages Hearth's build needs, when they are missing:
-# LMDB (the storage engine), zlib (document checksums) and SQLite (the benchmark's
-# baseline), with pkg-config.
+# Installs what Hearth's build and tests need, when it is missing:
+# - system packages: LMDB (the storage engine), zlib (document checksums), SQLite (the
+#   benchmark's baseline), pkg-config;
+# - Python's jsonschema (from PyPI), with which the tests check files against Schemas/.
 set -euo pipefail
 
-packages=(pkg-config liblmdb-dev zlib1g-dev libsqlite3-dev)
-
-if [ "$(uname -s)" = "Darwin" ]; then
-  for formula in lmdb zlib sqlite pkg-config; do
-    brew list "$formula" >/dev/null 2>&1 || brew install "$formula"
+install_packages() {
+  if [ "$(uname -s)" = "Darwin" ]; then
+    for formula in lmdb zlib sqlite pkg-config; do
+      brew list "$formula" >/dev/null 2>&1 || brew install "$formula"
+    done
+    return
+  fi
+  local packages=(pkg-config liblmdb-dev zlib1g-dev libsqlite3-dev)
+  local missing=()
+  for package in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
   done
-  exit 0
-fi
+  [ ${#missing[@]} -eq 0 ] && return
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "Hearth needs these packages; install them with:" >&2
+    echo "  sudo apt-get install -y ${missing[*]}" >&2
+    exit 1
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  echo "Installing ${missing[*]}" >&2
+  apt-get install -y --no-install-recommends "${missing[@]}" >/dev/null 2>&1 \
+    || { apt-get update >/dev/null && apt-get install -y --no-install-recommends "${missing[@]}" >/dev/null; }
+}
 
-missing=()
-for package in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
-done
-[ ${#missing[@]} -eq 0 ] && exit 0
+install_jsonschema() {
+  python3 -c "import jsonschema" 2>/dev/null && return
+  echo "Installing Python's jsonschema" >&2
+  python3 -m pip install --quiet jsonschema >&2 \
+    || python3 -m pip install --quiet --user jsonschema >&2 \
+    || { echo "Hearth's tests need Python's jsonschema: python3 -m pip install jsonschema" >&2; exit 1; }
+}
 
-if [ "$(id -u)" -ne 0 ]; then
-  echo "Hearth needs these packages; install them with:" >&2
-  echo "  sudo apt-get install -y ${missing[*]}" >&2
-  exit 1
-fi
-
-export DEBIAN_FRONTEND=noninteractive
-echo "Installing ${missing[*]}" >&2
-apt-get install -y --no-install-recommends "${missing[@]}" >/dev/null 2>&1 \
-  || { apt-get update >/dev/null && apt-get install -y --no-install-recommends "${missing[@]}" >/dev/null; }
+install_packages
+install_jsonschema

@@ -129,6 +129,9 @@ public struct IndexFile: Sendable, Hashable {
     let path = try fieldPath(entry["fieldPath"], "\(`where`).fieldPath")
     var modes = Set<IndexDefinition.Mode>()
     var groupIndexes: [IndexDefinition] = []
+    guard entry["indexes"] != nil else {
+      throw HearthError.invalidArgument("Invalid index file: \(`where`).indexes is missing (use [] to exempt the field)")
+    }
     for (position, index) in try array(entry["indexes"], "\(`where`).indexes").enumerated() {
       let place = "\(`where`).indexes[\(position)]"
       let mode = try self.mode(index, at: place)
