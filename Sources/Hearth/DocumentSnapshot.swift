@@ -48,6 +48,11 @@ public class DocumentSnapshot: @unchecked Sendable {
     return fields.fields
   }
 
+  /// The document's fields as stored values, decoded afresh from its bytes (not kept),
+  /// or `nil` when it does not exist: what `data(as:)` decodes, without building the
+  /// `[String: Any]` of `data()`.
+  var storedFields: [String: Value]? { document?.decode(using: ValueBuilder()).fields }
+
   /// `data()`: Hearth resolves server timestamps at commit, so every behaviour is the same.
   public func data(with serverTimestampBehavior: ServerTimestampBehavior) -> [String: Any]? { data() }
 

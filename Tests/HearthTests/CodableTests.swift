@@ -583,6 +583,102 @@ import Testing
     }
   }
 
+  @Test func storedReferencesBelongToTheReadingDatabase() throws {
+    struct Link: Decodable {
+      var target: DocumentReference
+      var targets: [DocumentReference]
+      var byName: [String: DocumentReference]
+    }
+    struct Mistyped: Decodable { var target: String }
+    try withTemporaryDatabase { db throws in
+      let reference = db.document("links/l")
+      try reference.setData([
+        "target": db.document("a/b"), "targets": [db.document("c/d")], "byName": ["e": db.document("e/f")],
+      ])
+      let link = try reference.getDocument(as: Link.self)
+      #expect(link.target.firestore === db)
+      #expect(link.target.path == "a/b")
+      #expect(link.targets.map(\.path) == ["c/d"])
+      #expect(link.byName["e"]?.path == "e/f")
+      let error = #expect(throws: DecodingError.self) { try reference.getDocument(as: Mistyped.self) }
+      #expect(
+        describe(try #require(error))
+          == "Document links/l, field 'target': expected String but found a document reference")
+    }
+  }
+
+  /// `Firestore.Decoder` reads a dictionary's values as it always did, even those that no
+  /// stored document holds.
+  @Test func dictionaryValuesDecodeAsTheyCame() throws {
+    struct Holder: Decodable {
+      var target: DocumentReference
+      var invalid: DocumentReference
+      var amount: Decimal
+      var roughly: Double
+      var big: UInt64
+      var name: String
+      var count: Int
+      var at: Date
+    }
+    let decoder = Firestore.Decoder()
+    func message(_ body: () throws -> Void) -> String {
+      do {
+        try body()
+        return "no error"
+      } catch {
+        return describe(error)
+      }
+    }
+    try withTemporaryDatabase { db throws in
+      let other = try Database.temporary()
+      defer { other.close() }
+      let target = other.document("a/b")
+      let invalid = db.document("odd")
+      let exact = Decimal(string: "0.1")!
+      let date = Date(timeIntervalSince1970: 1_000.000_000_1)
+      let read = try decoder.decode(
+        Holder.self,
+        from: [
+          "target": target, "invalid": invalid, "amount": exact, "roughly": Decimal(string: "2.5")!,
+          "big": UInt64.max, "name": Optional("n") as Any, "count": NSNumber(value: Int8(7)), "at": date,
+          "unused": FieldValue.serverTimestamp(), "nothing": String?.none as Any, "set": Set([1]),
+        ],
+        in: db.document("h/1"))
+      #expect(read.target === target)  // the very reference, with its own database
+      #expect(read.invalid === invalid)
+      #expect(read.amount == exact)
+      #expect(read.roughly == 2.5)
+      #expect(read.big == .max)
+      #expect(read.name == "n")
+      #expect(read.count == 7)
+      #expect(read.at == Timestamp(date: date).dateValue())
+
+      struct Signed: Decodable { var n: Int64 }
+      #expect(
+        message { _ = try decoder.decode(Signed.self, from: ["n": UInt64.max]) }
+          == "Field 'n': 18446744073709551615 does not fit in Int64")
+      struct Text: Decodable { var text: String }
+      #expect(
+        message { _ = try decoder.decode(Text.self, from: ["text": FieldValue.increment(1)]) }
+          == "Field 'text': expected String but found a value of type FieldValue")
+      #expect(
+        message { _ = try decoder.decode(Text.self, from: ["text": target]) }
+          == "Field 'text': expected String but found a document reference")
+      #expect(
+        message { _ = try decoder.decode(Text.self, from: ["text": exact]) }
+          == "Field 'text': expected String but found a double")
+      #expect(
+        message { _ = try decoder.decode(Text.self, from: ["text": UInt64.max]) }
+          == "Field 'text': expected String but found an integer")
+      #expect(
+        message { _ = try decoder.decode(Text.self, from: ["text": String?.none as Any]) }
+          == "Field 'text': expected String but found a value of type Optional<String>")
+      #expect(
+        message { _ = try decoder.decode(Text.self, from: ["text": NSNumber(value: true)]) }
+          == "Field 'text': expected String but found a boolean")
+    }
+  }
+
   @Test func wrappersAreHashableAndSendable() {
     let a = Wrapped(id: "x", at: Timestamp(seconds: 1, nanoseconds: 0), note: nil)
     let b = Wrapped(id: "x", at: Timestamp(seconds: 1, nanoseconds: 0), note: nil)

@@ -78,7 +78,9 @@ enum CodingText {
     (type as? any CodingOptional.Type).map { unwrapped($0.wrappedType) } ?? type
   }
 
-  /// The Firestore kind of a value read from `[String: Any]`, with its article.
+  /// The Firestore kind of a value from a `[String: Any]`, with its article: for the
+  /// values `DictionaryInput` keeps as they came (see `DecodingContext.kind(of:)` for the
+  /// rest), named as the decoder always named them.
   static func kind(of value: Any) -> String {
     if value is NSNull { return "null" }
     switch CodingNumber(value) {  // first: on Linux an NSNumber 1 also casts to Bool
@@ -115,7 +117,8 @@ extension Optional: CodingOptional {
 
 /// A number (or an `NSNumber` boolean) found in `[String: Any]`, whichever Swift type
 /// holds it. Data read from Hearth holds `Int64` and `Double`; data that users build by
-/// hand may hold any integer type, `Float` or `NSNumber`.
+/// hand may hold any integer type, `Float` or `NSNumber`. `DictionaryInput` reads them
+/// with it, and the decoder the numbers it keeps (`Decimal`, large unsigned integers).
 enum CodingNumber {
   case integer(Int64)
   case unsigned(UInt64)  // only above Int64.max

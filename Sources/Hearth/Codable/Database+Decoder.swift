@@ -1,4 +1,5 @@
 import Foundation
+import HearthCore
 
 extension Database {
   /// Turns a document's `[String: Any]` data into a `Decodable` value, as Firebase's
@@ -36,6 +37,10 @@ extension Database {
   ///   itself rather than through their `init(from:)` (see `DirectlyDecodable`), and
   ///   coding paths only when something reads them (see `CodingPathNode`): through the
   ///   generic `Decoder` machinery, they cost more than the rest of a decode.
+  /// - It reads Hearth's own values: `DocumentSnapshot.data(as:)` hands it the stored
+  ///   fields without building `[String: Any]` first, and `decode(_:from:in:)` converts
+  ///   its dictionary into them (see `DictionaryInput`, which keeps references and the
+  ///   few values that have no exact stored form as they came).
   public struct Decoder: Sendable {
     /// Passed to the values' `init(from:)` as `decoder.userInfo`.
     public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
@@ -51,11 +56,23 @@ extension Database {
     public func decode<T: Decodable>(
       _ type: T.Type, from data: [String: Any], in reference: DocumentReference? = nil
     ) throws -> T {
-      try decode(type, fromValue: data, in: reference)
+      var input = DictionaryInput()
+      let fields = input.fields(data)
+      return try decode(type, from: .map(fields), in: reference, keptValues: input.kept)
     }
 
-    func decode<T: Decodable>(_ type: T.Type, fromValue value: Any, in reference: DocumentReference?) throws -> T {
-      let context = DecodingContext(reference: reference, rootType: type, userInfo: userInfo)
+    /// Decodes a stored document's fields, as `DocumentSnapshot.data(as:)` reads them:
+    /// its references belong to `reference`'s database.
+    func decode<T: Decodable>(_ type: T.Type, fromStored fields: [String: Value], in reference: DocumentReference)
+      throws -> T
+    {
+      try decode(type, from: .map(fields), in: reference, keptValues: [])
+    }
+
+    private func decode<T: Decodable>(
+      _ type: T.Type, from value: Value, in reference: DocumentReference?, keptValues: [Any]
+    ) throws -> T {
+      let context = DecodingContext(reference: reference, rootType: type, userInfo: userInfo, keptValues: keptValues)
       do {
         return try context.unbox(value, as: type, at: .root)
       } catch let error as DecodingError {

@@ -1,4 +1,5 @@
 import Foundation
+import HearthCore
 
 // MARK: - Decoder
 
@@ -7,14 +8,14 @@ import Foundation
 /// it back, which copied the struct.
 final class DecoderImpl: Swift.Decoder {
   let context: DecodingContext
-  let value: Any
+  let value: Value
   let node: CodingPathNode
   /// The type being decoded, for messages; `nil` under `superDecoder()`.
   let expectedType: Any.Type?
   var codingPath: [any CodingKey] { node.keys }
   var userInfo: [CodingUserInfoKey: Any] { context.userInfo }
 
-  init(context: DecodingContext, value: Any, node: CodingPathNode, expectedType: Any.Type?) {
+  init(context: DecodingContext, value: Value, node: CodingPathNode, expectedType: Any.Type?) {
     self.context = context
     self.value = value
     self.node = node
@@ -22,14 +23,14 @@ final class DecoderImpl: Swift.Decoder {
   }
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-    guard let map = value as? [String: Any] else {
+    guard case .map(let map) = value else {
       throw context.mismatch(expectedType, value, codingPath, shape: "a map", fallback: [String: Any].self)
     }
     return KeyedDecodingContainer(KeyedDecoder<Key>(context: context, map: map, node: node))
   }
 
   func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
-    guard let array = value as? [Any] else {
+    guard case .array(let array) = value else {
       throw context.mismatch(expectedType, value, codingPath, shape: "an array", fallback: [Any].self)
     }
     return UnkeyedDecoder(context: context, array: array, node: node)
@@ -42,10 +43,6 @@ final class DecoderImpl: Swift.Decoder {
 
 // MARK: - Containers
 
-/// The null that a missing super value decodes from: one shared instance, because
-/// `NSNull()` allocates (a `@DocumentID` property asks for one on every decode).
-private let missingValue = NSNull()
-
 /// Implements every `decode` and `decodeIfPresent` overload itself: the protocol's
 /// defaults would look the key up three times (`contains`, `decodeNil`, `decode`) and
 /// send Swift's primitives through the generic path.
@@ -55,11 +52,11 @@ private let missingValue = NSNull()
 /// struct's three references went through its generic value witnesses.
 final class KeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
   let context: DecodingContext
-  let map: [String: Any]
+  let map: [String: Value]
   let node: CodingPathNode
   var codingPath: [any CodingKey] { node.keys }
 
-  init(context: DecodingContext, map: [String: Any], node: CodingPathNode) {
+  init(context: DecodingContext, map: [String: Value], node: CodingPathNode) {
     self.context = context
     self.map = map
     self.node = node
@@ -69,20 +66,25 @@ final class KeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
   func contains(_ key: Key) -> Bool { map[key.stringValue] != nil }
 
-  private func value(_ key: Key) throws -> Any {
+  private func value(_ key: Key) throws -> Value {
     guard let value = map[key.stringValue] else { throw context.keyNotFound(key, in: codingPath) }
     return value
   }
 
   /// The value at `key`, or `nil` when it is missing or null, as `decodeIfPresent` reads it.
-  private func presentValue(_ key: Key) -> Any? {
-    guard let value = map[key.stringValue], !(value is NSNull) else { return nil }
-    return value
+  private func presentValue(_ key: Key) -> Value? {
+    switch map[key.stringValue] {
+    case nil, .null?: nil
+    case let value?: value
+    }
   }
 
   private func path(_ key: Key) -> CodingPathNode { .key(key, parent: node) }
 
-  func decodeNil(forKey key: Key) throws -> Bool { try value(key) is NSNull }
+  func decodeNil(forKey key: Key) throws -> Bool {
+    if case .null = try value(key) { return true }
+    return false
+  }
 
   func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try primitive(type, key) }
   func decode(_ type: String.Type, forKey key: Key) throws -> String { try primitive(type, key) }
@@ -138,6 +140,9 @@ final class KeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
   }
 
   func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+    if T.self == DocumentReferenceRequest.self {  // a `@DocumentID` asking for the reference
+      return exactly(DocumentReferenceRequest(reference: context.documentIDReference), as: type)
+    }
     guard let value = presentValue(key) else { return nil }
     return try context.unbox(value, as: type, at: path(key))
   }
@@ -154,22 +159,22 @@ final class KeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
   /// A missing super value decodes from null, as in JSONDecoder.
   func superDecoder() throws -> any Swift.Decoder {
-    context.decoder(for: map["super"] ?? missingValue, at: .key(SuperKey(), parent: node))
+    context.decoder(for: map["super"] ?? .null, at: .key(SuperKey(), parent: node))
   }
 
   /// `@DocumentID` properties come here, usually for a key the data does not have.
   func superDecoder(forKey key: Key) throws -> any Swift.Decoder {
-    context.decoder(for: map[key.stringValue] ?? missingValue, at: path(key))
+    context.decoder(for: map[key.stringValue] ?? .null, at: path(key))
   }
 }
 
 struct UnkeyedDecoder: UnkeyedDecodingContainer {
   let context: DecodingContext
-  let array: [Any]
+  let array: [Value]
   let node: CodingPathNode
   private(set) var currentIndex = 0
 
-  init(context: DecodingContext, array: [Any], node: CodingPathNode) {
+  init(context: DecodingContext, array: [Value], node: CodingPathNode) {
     self.context = context
     self.array = array
     self.node = node
@@ -182,7 +187,7 @@ struct UnkeyedDecoder: UnkeyedDecodingContainer {
   private var currentPath: CodingPathNode { .index(currentIndex, parent: node) }
 
   /// The next element; it is consumed only when decoding it succeeds.
-  private func next(_ type: Any.Type) throws -> Any {
+  private func next(_ type: Any.Type) throws -> Value {
     guard !isAtEnd else {
       throw DecodingError.valueNotFound(
         type,
@@ -195,7 +200,7 @@ struct UnkeyedDecoder: UnkeyedDecodingContainer {
   }
 
   mutating func decodeNil() throws -> Bool {
-    guard try next(Any?.self) is NSNull else { return false }
+    guard case .null = try next(Any?.self) else { return false }
     currentIndex += 1
     return true
   }
@@ -250,11 +255,14 @@ struct UnkeyedDecoder: UnkeyedDecodingContainer {
 
 struct SingleValueDecoder: SingleValueDecodingContainer {
   let context: DecodingContext
-  let value: Any
+  let value: Value
   let node: CodingPathNode
   var codingPath: [any CodingKey] { node.keys }
 
-  func decodeNil() -> Bool { value is NSNull }
+  func decodeNil() -> Bool {
+    if case .null = value { return true }
+    return false
+  }
 
   func decode(_ type: Bool.Type) throws -> Bool { try primitive(type) }
   func decode(_ type: String.Type) throws -> String { try primitive(type) }

@@ -1,4 +1,5 @@
 import Foundation
+import HearthCore
 import Synchronization
 
 // MARK: - Coding paths
@@ -40,9 +41,17 @@ indirect enum CodingPathNode {
 
 /// What every decoder of one `decode` call shares: the document, the top-level type for
 /// messages, and the conversions.
+///
+/// The decoder reads Hearth's own `Value`s — a snapshot's stored fields as they are, or a
+/// `[String: Any]` converted by `DictionaryInput` — so every conversion is a `switch` on
+/// the enum rather than a chain of casts out of `Any` (each a runtime call of a few
+/// hundred instructions), and every key is looked up in a `[String: Value]`.
 final class DecodingContext {
   let reference: DocumentReference?
   let rootType: Any.Type
+  /// The values `DictionaryInput` kept as they came, which stand in the data as
+  /// references with stand-in keys; empty for a snapshot's fields.
+  private let keptValues: [Any]
   private let decoderUserInfo: [CodingUserInfoKey: any Sendable]
 
   /// The document's path, for messages. Lazy, like `userInfo`: only errors read it, and
@@ -54,10 +63,20 @@ final class DecodingContext {
   /// (`@DocumentID` takes the reference from the context directly).
   private(set) lazy var userInfo: [CodingUserInfoKey: Any] = makeUserInfo()
 
-  init(reference: DocumentReference?, rootType: Any.Type, userInfo: [CodingUserInfoKey: any Sendable]) {
+  init(
+    reference: DocumentReference?, rootType: Any.Type, userInfo: [CodingUserInfoKey: any Sendable],
+    keptValues: [Any] = []
+  ) {
     self.reference = reference
     self.rootType = rootType
+    self.keptValues = keptValues
     self.decoderUserInfo = userInfo
+  }
+
+  /// The reference `@DocumentID` takes: the document's, or (without one) whatever
+  /// `userInfo` holds under its key.
+  var documentIDReference: DocumentReference? {
+    reference ?? userInfo[.hearthDocumentReference] as? DocumentReference
   }
 
   private func makeUserInfo() -> [CodingUserInfoKey: Any] {
@@ -71,49 +90,50 @@ final class DecodingContext {
   /// says, anything else through its `init(from:)`.
   ///
   /// `path` is evaluated only when a nested decoder or an error needs it.
-  func unbox<T: Decodable>(_ value: Any, as type: T.Type, at path: @autoclosure () -> CodingPathNode) throws -> T {
+  func unbox<T: Decodable>(_ value: Value, as type: T.Type, at path: @autoclosure () -> CodingPathNode) throws -> T {
     try unbox(value, as: type, plan: .of(type), at: path())
   }
 
   /// `unbox` with `type`'s plan already looked up, so that a collection looks its
   /// element type up once rather than once per element.
   func unbox<T: Decodable>(
-    _ value: Any, as type: T.Type, plan: DecodingPlan, at path: @autoclosure () -> CodingPathNode
+    _ value: Value, as type: T.Type, plan: DecodingPlan, at path: @autoclosure () -> CodingPathNode
   ) throws -> T {
     switch plan {
-    case .primitive(let primitive): try primitive.converted(from: value, in: self, at: path()) as! T
-    case .direct(let direct): try directValue(value, as: direct, type: type, at: path()) as! T
+    case .primitive(let primitive): try primitive.converted(as: type, from: value, in: self, at: path())
+    case .direct(let direct): try directValue(value, as: direct, type: type, at: path())
     case .directlyDecodable(let directlyDecodable):
-      try directlyDecodable.decoded(from: value, in: self, at: path()) as! T
+      try directlyDecodable.decoded(as: type, from: value, in: self, at: path())
     case .initFromDecoder: try T(from: DecoderImpl(context: self, value: value, node: path(), expectedType: type))
     }
   }
 
   /// The value as `direct`, one of Hearth's stored types or a Foundation type decoded
-  /// without `init(from:)`; `type` is that type, for messages.
-  private func directValue(
-    _ value: Any, as direct: DirectType, type: Any.Type, at path: @autoclosure () -> CodingPathNode
-  ) throws -> Any {
+  /// without `init(from:)`, which `type` is exactly (`DirectType` goes by exact type).
+  private func directValue<T>(
+    _ value: Value, as direct: DirectType, type: T.Type, at path: @autoclosure () -> CodingPathNode
+  ) throws -> T {
     switch direct {
-    case .date: return try timestamp(value, as: type, at: path()).dateValue()
-    case .timestamp: return try timestamp(value, as: type, at: path())
+    case .date:
+      if case .timestamp(let timestamp) = value { return exactly(timestamp.dateValue(), as: type) }
+    case .timestamp:
+      if case .timestamp(let timestamp) = value { return exactly(timestamp, as: type) }
     case .geoPoint:
-      if let point = value as? GeoPoint { return point }
-    case .reference:
-      if let reference = value as? DocumentReference { return reference }
+      if case .geoPoint(let point) = value { return exactly(point, as: type) }
+    case .reference: return exactly(try documentReference(value, as: type, at: path()), as: type)
     case .data:
-      if let data = value as? Data { return data }
+      if case .bytes(let data) = value { return exactly(data, as: type) }
     case .url:
-      if let string = value as? String {
+      if case .string(let string) = value {
         guard let url = URL(string: string) else { throw corrupted(path().keys, "'\(string)' is not a valid URL") }
-        return url
+        return exactly(url, as: type)
       }
     case .decimal:
-      if let decimal = value as? Decimal { return decimal }
-      switch CodingNumber(value) {
-      case .integer(let i)?: return Decimal(i)
-      case .unsigned(let u)?: return Decimal(u)
-      case .double(let d)?: return Decimal(d)
+      if let decimal = kept(value) as? Decimal { return exactly(decimal, as: type) }
+      switch number(value) {
+      case .integer(let i)?: return exactly(Decimal(i), as: type)
+      case .unsigned(let u)?: return exactly(Decimal(u), as: type)
+      case .double(let d)?: return exactly(Decimal(d), as: type)
       case .bool?, nil: break
       }
     case .fieldValue:
@@ -127,28 +147,27 @@ final class DecodingContext {
 
   /// A decoder for a value whose type is not known here (a nested container's, a
   /// super-decoder's).
-  func decoder(for value: Any, at node: CodingPathNode) -> DecoderImpl {
+  func decoder(for value: Value, at node: CodingPathNode) -> DecoderImpl {
     DecoderImpl(context: self, value: value, node: node, expectedType: nil)
   }
 
   // MARK: Conversions
 
-  func string(_ value: Any, at path: @autoclosure () -> CodingPathNode) throws -> String {
-    if let string = value as? String { return string }
-    if let substring = value as? Substring { return String(substring) }
+  func string(_ value: Value, at path: @autoclosure () -> CodingPathNode) throws -> String {
+    if case .string(let string) = value { return string }
     throw mismatch(String.self, value, path().keys)
   }
 
-  func bool(_ value: Any, at path: @autoclosure () -> CodingPathNode) throws -> Bool {
-    if let bool = value as? Bool, !(Swift.type(of: value) is NSNumber.Type) { return bool }
-    if case .bool(let bool)? = CodingNumber(value) { return bool }
+  func bool(_ value: Value, at path: @autoclosure () -> CodingPathNode) throws -> Bool {
+    if case .boolean(let bool) = value { return bool }
     throw mismatch(Bool.self, value, path().keys)
   }
 
   func integer<I: FixedWidthInteger>(
-    _ value: Any, as type: I.Type, at path: @autoclosure () -> CodingPathNode
+    _ value: Value, as type: I.Type, at path: @autoclosure () -> CodingPathNode
   ) throws -> I {
-    guard let number = CodingNumber(value) else { throw mismatch(type, value, path().keys) }
+    if case .integer(let i) = value, let result = I(exactly: i) { return result }
+    guard let number = number(value) else { throw mismatch(type, value, path().keys) }
     let result: I?
     switch number {
     case .integer(let i): result = I(exactly: i)
@@ -164,28 +183,81 @@ final class DecodingContext {
     return result
   }
 
-  func double(_ value: Any, at path: @autoclosure () -> CodingPathNode) throws -> Double {
-    switch CodingNumber(value) {
-    case .double(let d)?: d
-    case .integer(let i)?: Double(i)
-    case .unsigned(let u)?: Double(u)
+  func double(_ value: Value, at path: @autoclosure () -> CodingPathNode) throws -> Double {
+    switch value {
+    case .double(let d): return d
+    case .integer(let i): return Double(i)
+    default: break
+    }
+    switch number(value) {
+    case .double(let d)?: return d
+    case .integer(let i)?: return Double(i)
+    case .unsigned(let u)?: return Double(u)
     case .bool?, nil: throw mismatch(Double.self, value, path().keys)
     }
   }
 
-  func float(_ value: Any, at path: @autoclosure () -> CodingPathNode) throws -> Float {
+  func float(_ value: Value, at path: @autoclosure () -> CodingPathNode) throws -> Float {
     let double = try self.double(value, at: path())
     let float = Float(double)
     if double.isFinite && !float.isFinite { throw corrupted(path().keys, "\(double) does not fit in Float") }
     return float
   }
 
-  private func timestamp(
-    _ value: Any, as type: Any.Type, at path: @autoclosure () -> CodingPathNode
-  ) throws -> Timestamp {
-    if let timestamp = value as? Timestamp { return timestamp }
-    if let date = value as? Date { return Timestamp(date: date) }
+  /// The reference a `.reference` value names: the one the dictionary held, or one in
+  /// the database of the document being decoded.
+  func documentReference(
+    _ value: Value, as type: Any.Type = DocumentReference.self, at path: @autoclosure () -> CodingPathNode
+  ) throws -> DocumentReference {
+    if case .reference(let key) = value {
+      if let kept = kept(value) {
+        if let reference = kept as? DocumentReference { return reference }
+      } else {
+        // Only stored fields hold real keys (`DictionaryInput` keeps every reference), and
+        // they are decoded with their document's reference.
+        guard let database = reference?.firestore else {
+          preconditionFailure("a stored reference without its document")
+        }
+        return DocumentReference(database: database, key: key)
+      }
+    }
     throw mismatch(type, value, path().keys)
+  }
+
+  /// A number as `CodingNumber` holds it; a kept one (a `Decimal`, a large unsigned
+  /// integer) as it always converted.
+  private func number(_ value: Value) -> CodingNumber? {
+    switch value {
+    case .integer(let i): .integer(i)
+    case .double(let d): .double(d)
+    case .reference: kept(value).flatMap(CodingNumber.init)
+    default: nil
+    }
+  }
+
+  /// The original of a value `DictionaryInput` kept, or `nil` for any other value.
+  func kept(_ value: Value) -> Any? {
+    guard !keptValues.isEmpty, case .reference(let key) = value, let index = KeptValues.index(of: key) else {
+      return nil
+    }
+    return keptValues[index]
+  }
+
+  /// The Firestore kind of a value, with its article, for messages.
+  func kind(of value: Value) -> String {
+    switch value {
+    case .null: "null"
+    case .boolean: "a boolean"
+    case .integer: "an integer"
+    case .double: "a double"
+    case .timestamp: "a timestamp"
+    case .string: "a string"
+    case .bytes: "bytes"
+    case .reference: kept(value).map(CodingText.kind(of:)) ?? "a document reference"
+    case .geoPoint: "a geopoint"
+    case .array: "an array"
+    case .map: "a map"
+    }
   }
 
   // MARK: Errors
@@ -197,7 +269,7 @@ final class DecodingContext {
   /// `shape` says what the type needs when its name does not (`a map`, `an array`); a
   /// `nil` type (under `superDecoder()`) is described by its shape alone.
   func mismatch(
-    _ expected: Any.Type?, _ value: Any, _ path: [any CodingKey], shape: String? = nil, fallback: Any.Type = Any.self
+    _ expected: Any.Type?, _ value: Value, _ path: [any CodingKey], shape: String? = nil, fallback: Any.Type = Any.self
   ) -> DecodingError {
     let expectedText =
       switch (expected, shape) {
@@ -209,8 +281,9 @@ final class DecodingContext {
     let expected = expected ?? fallback
     let context = DecodingError.Context(
       codingPath: path,
-      debugDescription: "\(location(path)): expected \(expectedText) but found \(CodingText.kind(of: value))")
-    return value is NSNull ? .valueNotFound(expected, context) : .typeMismatch(expected, context)
+      debugDescription: "\(location(path)): expected \(expectedText) but found \(kind(of: value))")
+    if case .null = value { return .valueNotFound(expected, context) }
+    return .typeMismatch(expected, context)
   }
 
   func corrupted(_ path: [any CodingKey], _ message: String) -> DecodingError {
@@ -272,7 +345,7 @@ enum DecodingPlan: Sendable {
 
   static func of(_ type: Any.Type) -> DecodingPlan {
     let id = ObjectIdentifier(type)
-    if let plan = cache.withLock({ $0[id] }) { return plan }
+    if let plan = cache.withLock({ $0.plan(for: id) }) { return plan }
     let plan: DecodingPlan =
       if let primitive = type as? any DecodingPrimitive.Type {
         .primitive(primitive)
@@ -284,11 +357,57 @@ enum DecodingPlan: Sendable {
         .initFromDecoder
       }
     // Two threads may both work out a new type's plan; they store the same one.
-    cache.withLock { $0[id] = plan }
+    cache.withLock { $0.insert(plan, for: id) }
     return plan
   }
 
-  private static let cache = Mutex<[ObjectIdentifier: DecodingPlan]>([:])
+  private static let cache = Mutex(PlanTable())
+}
+
+/// The plans by type: an open-addressing table hashed by multiplying the metadata's
+/// address, because `Dictionary` hashes an `ObjectIdentifier` with SipHash, which cost
+/// several times the rest of a lookup, and every value decoded through the generic
+/// `decode` looks its type up.
+private struct PlanTable {
+  private var types: [ObjectIdentifier?] = Array(repeating: nil, count: 64)
+  private var plans: [DecodingPlan] = Array(repeating: .initFromDecoder, count: 64)
+  private var count = 0
+
+  func plan(for type: ObjectIdentifier) -> DecodingPlan? {
+    var slot = firstSlot(of: type)
+    while let stored = types[slot] {
+      if stored == type { return plans[slot] }
+      slot = (slot + 1) & (types.count - 1)
+    }
+    return nil
+  }
+
+  mutating func insert(_ plan: DecodingPlan, for type: ObjectIdentifier) {
+    if (count + 1) * 2 > types.count { grow() }
+    var slot = firstSlot(of: type)
+    while let stored = types[slot] {
+      if stored == type { return }
+      slot = (slot + 1) & (types.count - 1)
+    }
+    types[slot] = type
+    plans[slot] = plan
+    count += 1
+  }
+
+  /// Fibonacci hashing: the high bits of the address times 2^64/φ, as many as the
+  /// (power of two) capacity needs.
+  private func firstSlot(of type: ObjectIdentifier) -> Int {
+    let product = UInt64(UInt(bitPattern: type)) &* 0x9E37_79B9_7F4A_7C15
+    return Int(truncatingIfNeeded: product >> UInt64(64 - types.count.trailingZeroBitCount))
+  }
+
+  private mutating func grow() {
+    let old = zip(types, plans)
+    types = Array(repeating: nil, count: types.count * 2)
+    plans = Array(repeating: .initFromDecoder, count: plans.count * 2)
+    count = 0
+    for case (let type?, let plan) in old { insert(plan, for: type) }
+  }
 }
 
 // MARK: - Types built by the decoder
@@ -303,27 +422,42 @@ enum DecodingPlan: Sendable {
 /// `userInfo`. Each conformance does what that `init(from:)` does through Hearth's
 /// containers — the same values, the same errors, the same coding paths.
 protocol DirectlyDecodable: SendableMetatype {
-  /// The value stored as `value`, at `path`, as an `Any` holding exactly `Self`.
-  ///
-  /// `Any` rather than `Self` because the caller holds the type only as
-  /// `any DirectlyDecodable.Type` and casts the result to its own `T`: from an `Any`
-  /// that is one type comparison, and a collection built in code specialized for its
-  /// element (see `DecodingPrimitive`) gets there without a cast of its own.
+  /// The value stored as `value`, at `path`.
   static func decoded(
-    from value: Any, in context: DecodingContext, at path: @autoclosure () -> CodingPathNode
-  ) throws -> Any
+    from value: Value, in context: DecodingContext, at path: @autoclosure () -> CodingPathNode
+  ) throws -> Self
+}
+
+extension DirectlyDecodable {
+  /// `decoded` as the caller's `T`, which is `Self`: the caller holds the type only as
+  /// `any DirectlyDecodable.Type`, and returning through `Any` would cost it a runtime
+  /// cast (a few hundred instructions) where this is a type comparison.
+  static func decoded<T>(
+    as type: T.Type, from value: Value, in context: DecodingContext, at path: @autoclosure () -> CodingPathNode
+  ) throws -> T {
+    exactly(try decoded(from: value, in: context, at: path()), as: type)
+  }
+}
+
+/// `value` as `T`, which its type `U` is: for results that generic code gets back as a
+/// type it knows only dynamically to be its own `T`. Checks the types are the same (one
+/// comparison) rather than casting (a runtime call).
+@inline(__always)
+func exactly<U, T>(_ value: U, as type: T.Type) -> T {
+  precondition(U.self == T.self, "\(U.self) is not \(T.self)")
+  return unsafeBitCast(value, to: T.self)
 }
 
 extension Array: DirectlyDecodable where Element: Decodable {
   static func decoded(
-    from value: Any, in context: DecodingContext, at path: @autoclosure () -> CodingPathNode
-  ) throws -> Any {
-    guard let array = value as? [Any] else {
+    from value: Value, in context: DecodingContext, at path: @autoclosure () -> CodingPathNode
+  ) throws -> [Element] {
+    guard case .array(let array) = value else {
       throw context.mismatch(Self.self, value, path().keys, shape: "an array", fallback: [Any].self)
     }
     switch DecodingPlan.of(Element.self) {
     case .primitive(let primitive):
-      return try primitive.convertedArray(from: array, in: context, at: path())
+      return try primitive.convertedArray(as: Element.self, from: array, in: context, at: path())
     case let plan:
       return try context.decodeArray(array) { element, index in
         try context.unbox(element, as: Element.self, plan: plan, at: .index(index, parent: path()))
@@ -336,14 +470,14 @@ extension Array: DirectlyDecodable where Element: Decodable {
 /// `CodingKeyRepresentable`, which their own `init(from:)` still does.
 extension Dictionary: DirectlyDecodable where Key == String, Value: Decodable {
   static func decoded(
-    from value: Any, in context: DecodingContext, at path: @autoclosure () -> CodingPathNode
-  ) throws -> Any {
-    guard let map = value as? [String: Any] else {
+    from value: HearthCore.Value, in context: DecodingContext, at path: @autoclosure () -> CodingPathNode
+  ) throws -> [String: Value] {
+    guard case .map(let map) = value else {
       throw context.mismatch(Self.self, value, path().keys, shape: "a map", fallback: [String: Any].self)
     }
     switch DecodingPlan.of(Value.self) {
     case .primitive(let primitive):
-      return try primitive.convertedMap(from: map, in: context, at: path())
+      return try primitive.convertedMap(as: Value.self, from: map, in: context, at: path())
     case let plan:
       return try context.decodeMap(map) { element, key in
         try context.unbox(element, as: Value.self, plan: plan, at: .key(DictionaryKey(key), parent: path()))
@@ -359,7 +493,7 @@ extension DecodingContext {
   /// specialized for its type: a Swift array or dictionary built in unspecialized code
   /// looks up its generic metadata on every call, which cost several times the
   /// conversions themselves.
-  func decodeArray<Element>(_ array: [Any], _ decode: (Any, Int) throws -> Element) throws -> [Element] {
+  func decodeArray<Element>(_ array: [Value], _ decode: (Value, Int) throws -> Element) throws -> [Element] {
     var result: [Element] = []
     result.reserveCapacity(array.count)
     for (index, element) in array.enumerated() {
@@ -372,8 +506,10 @@ extension DecodingContext {
   ///
   /// The values are decoded in the map's order, as `allKeys` gives them to
   /// `Dictionary.init(from:)`, so that the first bad value is the one it reported.
-  func decodeMap<Value>(_ map: [String: Any], _ decode: (Any, String) throws -> Value) throws -> [String: Value] {
-    var result: [String: Value] = .init(minimumCapacity: map.count)
+  func decodeMap<Element>(
+    _ map: [String: Value], _ decode: (Value, String) throws -> Element
+  ) throws -> [String: Element] {
+    var result: [String: Element] = .init(minimumCapacity: map.count)
     for (key, element) in map {
       result[key] = try decode(element, key)
     }

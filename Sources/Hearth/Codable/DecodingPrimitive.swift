@@ -1,4 +1,5 @@
 import Foundation
+import HearthCore
 
 // MARK: - Swift's primitives
 
@@ -8,31 +9,28 @@ import Foundation
 /// arrays and dictionaries of them are built in code specialized for them.
 protocol DecodingPrimitive: Decodable, SendableMetatype {
   static func converted(
-    from value: Any, in context: DecodingContext, at path: @autoclosure () -> CodingPathNode
+    from value: Value, in context: DecodingContext, at path: @autoclosure () -> CodingPathNode
   ) throws -> Self
 
   /// An array of these (`[String]`, `[Int]`…), built in code specialized for `Self` (see
-  /// `DecodingContext.decodeArray`), as an `Any` holding exactly `[Self]`.
+  /// `DecodingContext.decodeArray`).
   ///
   /// A requirement, not just an extension method, so that `Array.decoded` reaches the
-  /// specialized code through the conformance. `Any` for the reason
-  /// `DirectlyDecodable.decoded` gives: a `[Self]` result, reached through
-  /// `any DecodingPrimitive.Type`, would be erased to `[any DecodingPrimitive]` element
-  /// by element.
+  /// specialized code through the conformance.
   static func convertedArray(
-    from array: [Any], in context: DecodingContext, at path: @autoclosure () -> CodingPathNode
-  ) throws -> Any
+    from array: [Value], in context: DecodingContext, at path: @autoclosure () -> CodingPathNode
+  ) throws -> [Self]
 
   /// A string-keyed dictionary of these (`[String: String]`…), as `convertedArray`.
   static func convertedMap(
-    from map: [String: Any], in context: DecodingContext, at path: @autoclosure () -> CodingPathNode
-  ) throws -> Any
+    from map: [String: Value], in context: DecodingContext, at path: @autoclosure () -> CodingPathNode
+  ) throws -> [String: Self]
 }
 
 extension DecodingPrimitive {
   static func convertedArray(
-    from array: [Any], in context: DecodingContext, at path: @autoclosure () -> CodingPathNode
-  ) throws -> Any {
+    from array: [Value], in context: DecodingContext, at path: @autoclosure () -> CodingPathNode
+  ) throws -> [Self] {
     try context.decodeArray(array) { element, index in
       try converted(from: element, in: context, at: .index(index, parent: path()))
     }
@@ -43,18 +41,44 @@ extension DecodingPrimitive {
   /// not convert, this decodes again key by key (as `decodeMap`) to throw the error
   /// with the right one; conversions have no side effects, so that is safe.
   static func convertedMap(
-    from map: [String: Any], in context: DecodingContext, at path: @autoclosure () -> CodingPathNode
-  ) throws -> Any {
+    from map: [String: Value], in context: DecodingContext, at path: @autoclosure () -> CodingPathNode
+  ) throws -> [String: Self] {
     if let converted = try? map.mapValues({ try converted(from: $0, in: context, at: .root) }) { return converted }
     return try context.decodeMap(map) { element, key in
       try converted(from: element, in: context, at: .key(DictionaryKey(key), parent: path()))
     }
   }
+
+  // The three conversions as the caller's `T`, which is `Self`: the caller holds the
+  // type only as `any DecodingPrimitive.Type` (see `DirectlyDecodable.decoded(as:…)`).
+  // The collections compare their element types: comparing `[Self]` with `[T]` would
+  // look up both arrays' generic metadata, a few hundred instructions each.
+
+  static func converted<T>(
+    as type: T.Type, from value: Value, in context: DecodingContext, at path: @autoclosure () -> CodingPathNode
+  ) throws -> T {
+    exactly(try converted(from: value, in: context, at: path()), as: type)
+  }
+
+  static func convertedArray<T>(
+    as type: T.Type, from array: [Value], in context: DecodingContext, at path: @autoclosure () -> CodingPathNode
+  ) throws -> [T] {
+    precondition(Self.self == T.self, "\(Self.self) is not \(T.self)")
+    return unsafeBitCast(try convertedArray(from: array, in: context, at: path()), to: [T].self)
+  }
+
+  static func convertedMap<T>(
+    as type: T.Type, from map: [String: Value], in context: DecodingContext,
+    at path: @autoclosure () -> CodingPathNode
+  ) throws -> [String: T] {
+    precondition(Self.self == T.self, "\(Self.self) is not \(T.self)")
+    return unsafeBitCast(try convertedMap(from: map, in: context, at: path()), to: [String: T].self)
+  }
 }
 
 extension String: DecodingPrimitive {
   static func converted(
-    from value: Any, in context: DecodingContext, at path: @autoclosure () -> CodingPathNode
+    from value: Value, in context: DecodingContext, at path: @autoclosure () -> CodingPathNode
   ) throws -> String {
     try context.string(value, at: path())
   }
@@ -62,7 +86,7 @@ extension String: DecodingPrimitive {
 
 extension Bool: DecodingPrimitive {
   static func converted(
-    from value: Any, in context: DecodingContext, at path: @autoclosure () -> CodingPathNode
+    from value: Value, in context: DecodingContext, at path: @autoclosure () -> CodingPathNode
   ) throws -> Bool {
     try context.bool(value, at: path())
   }
@@ -70,7 +94,7 @@ extension Bool: DecodingPrimitive {
 
 extension Double: DecodingPrimitive {
   static func converted(
-    from value: Any, in context: DecodingContext, at path: @autoclosure () -> CodingPathNode
+    from value: Value, in context: DecodingContext, at path: @autoclosure () -> CodingPathNode
   ) throws -> Double {
     try context.double(value, at: path())
   }
@@ -78,7 +102,7 @@ extension Double: DecodingPrimitive {
 
 extension Float: DecodingPrimitive {
   static func converted(
-    from value: Any, in context: DecodingContext, at path: @autoclosure () -> CodingPathNode
+    from value: Value, in context: DecodingContext, at path: @autoclosure () -> CodingPathNode
   ) throws -> Float {
     try context.float(value, at: path())
   }
@@ -86,7 +110,7 @@ extension Float: DecodingPrimitive {
 
 extension DecodingPrimitive where Self: FixedWidthInteger {
   static func converted(
-    from value: Any, in context: DecodingContext, at path: @autoclosure () -> CodingPathNode
+    from value: Value, in context: DecodingContext, at path: @autoclosure () -> CodingPathNode
   ) throws -> Self {
     try context.integer(value, as: Self.self, at: path())
   }

@@ -1,4 +1,5 @@
 import Foundation
+import HearthCore
 
 /// A type that `@DocumentID` can hold: `String` (the document's ID) or
 /// `DocumentReference` (the whole reference).
@@ -67,8 +68,8 @@ extension DocumentID: DocumentIDProtocol {
 /// under its key.
 extension DocumentID: DirectlyDecodable {
   static func decoded(
-    from value: Any, in context: DecodingContext, at path: @autoclosure () -> CodingPathNode
-  ) throws -> Any {
+    from value: HearthCore.Value, in context: DecodingContext, at path: @autoclosure () -> CodingPathNode
+  ) throws -> Self {
     try Self(reference: context.reference)
   }
 }
@@ -109,17 +110,55 @@ extension KeyedEncodingContainer {
 /// `userInfo`.
 @usableFromInline
 func documentReference(decodedBy decoder: any Decoder) -> DocumentReference? {
-  if let decoder = decoder as? DecoderImpl, let reference = decoder.context.reference { return reference }
+  if let decoder = hearthDecoder(decoder) { return decoder.context.documentIDReference }
   return decoder.userInfo[.hearthDocumentReference] as? DocumentReference
+}
+
+/// `decoder` when it is Hearth's: an exact type comparison (`DecoderImpl` is final)
+/// where `as? DecoderImpl` is a runtime cast costing more than the rest of a
+/// `@DocumentID`.
+func hearthDecoder<D: Decoder>(_ decoder: D) -> DecoderImpl? {
+  D.self == DecoderImpl.self ? exactly(decoder, as: DecoderImpl.self) : nil
 }
 
 extension KeyedDecodingContainer {
   /// Fills a `@DocumentID` property from the document's reference, whether or not the
   /// data has a field of that name (synthesized `init(from:)` would otherwise throw
   /// `keyNotFound` when it has none).
+  ///
+  /// Asks first for a `DocumentReferenceRequest`, which Hearth's container answers from
+  /// its context without looking the key up or making a decoder; another decoder gives
+  /// one only when the key holds a value (taking the reference from its `userInfo`, as
+  /// `DocumentID.init(from:)` would), and otherwise the super-decoder is used as before.
   @inlinable
   public func decode<Value>(_ type: DocumentID<Value>.Type, forKey key: Key) throws -> DocumentID<Value> {
+    if let request = try? decodeIfPresent(DocumentReferenceRequest.self, forKey: key) {
+      return DocumentID(wrappedValue: try request.reference.map(Value.wrap))
+    }
     guard let decoder = try? superDecoder(forKey: key) else { return DocumentID(wrappedValue: nil) }
     return try DocumentID(from: decoder)
+  }
+}
+
+/// The reference of the document being decoded, as a value the `@DocumentID` overload
+/// above can ask any keyed container for.
+///
+/// Through a super-decoder, Hearth paid for a key lookup, a decoder and a coding-path
+/// node, and their release, for every `@DocumentID`: more than the rest of a small
+/// document. `KeyedDecoder.decodeIfPresent` recognises this type and returns the
+/// reference straight away.
+@usableFromInline
+struct DocumentReferenceRequest: Decodable {
+  @usableFromInline let reference: DocumentReference?
+
+  init(reference: DocumentReference?) {
+    self.reference = reference
+  }
+
+  /// From another decoder (or Hearth's, reached some other way): the reference as
+  /// `DocumentID.init(from:)` finds it.
+  @usableFromInline
+  init(from decoder: any Decoder) throws {
+    reference = documentReference(decodedBy: decoder)
   }
 }

@@ -17,7 +17,7 @@ extension DocumentSnapshot {
   ///   missing document; `DecodingError` naming the document and the field when the data
   ///   does not fit `type`.
   public func data<T: Decodable>(as type: T.Type, decoder: Database.Decoder = .init()) throws -> T {
-    guard let data = data() else {
+    guard let fields = storedFields else {
       if let optional = type as? any ExpressibleByNilLiteral.Type {
         return optional.init(nilLiteral: ()) as! T
       }
@@ -27,6 +27,6 @@ extension DocumentSnapshot {
           codingPath: [],
           debugDescription: "Document \(reference.path) does not exist (decode \(type)?.self to get nil instead)"))
     }
-    return try decoder.decode(type, from: data, in: reference)
+    return try decoder.decode(type, fromStored: fields, in: reference)
   }
 }

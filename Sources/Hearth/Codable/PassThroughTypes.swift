@@ -10,10 +10,9 @@ import Foundation
 extension DocumentReference: Codable {
   /// Only Hearth's decoder can make a reference, since a reference belongs to a database.
   public convenience init(from decoder: any Decoder) throws {
-    if let decoder = decoder as? DecoderImpl, let reference = decoder.value as? DocumentReference {
+    if let decoder = decoder as? DecoderImpl {
+      let reference = try decoder.context.documentReference(decoder.value, at: decoder.node)
       self.init(database: reference.firestore, parsing: reference.path)
-    } else if let decoder = decoder as? DecoderImpl {
-      throw decoder.context.mismatch(DocumentReference.self, decoder.value, decoder.codingPath)
     } else {
       throw DecodingError.typeMismatch(
         DocumentReference.self,
