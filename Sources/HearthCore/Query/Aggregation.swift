@@ -51,7 +51,13 @@ extension StoreReader {
   public func aggregate(_ query: QueryModel, _ functions: [AggregateFunction], requireIndexes: Bool = false) throws
     -> [Value]
   {
-    let documents = try run(query, requireIndexes: requireIndexes).documents.map { QueryDocument(key: $0.key, fields: $0.stored.fields) }
+    if functions.allSatisfy({ $0 == .count }) {
+      var execution = QueryExecution(reader: self, query: query)
+      if let count = try execution.countFromIndexes(requireIndexes: requireIndexes) {
+        return functions.map { _ in .integer(Int64(count)) }
+      }
+    }
+    let documents = try run(query, requireIndexes: requireIndexes).queryDocuments
     return functions.map { $0.result(over: documents) }
   }
 }

@@ -14,6 +14,8 @@ public struct QueryStatistics: Sendable {
 public struct QueryResult: Sendable {
   public var documents: [EncodedDocument]
   public var statistics: QueryStatistics
+  /// The same documents, decoded as the query saw them (for aggregations).
+  var queryDocuments: [QueryDocument] = []
 }
 
 extension StoreReader {
@@ -52,7 +54,11 @@ struct QueryExecution {
   private var txn: ReadTransaction { reader.txn }
   private var tables: Tables { reader.store.tables }
 
-  mutating func run(requireIndexes: Bool) throws -> QueryResult {
+  /// A plan to run, on one collection or (a collection-group index) on the whole group.
+  typealias PlannedRead = (plan: AccessPlan, collection: (number: CollectionNumber, path: ResourcePath)?)
+
+  /// The plans of every conjunction, each for the collections it reads.
+  private mutating func plans(requireIndexes: Bool) throws -> [[PlannedRead]] {
     let conjunctions = Self.disjunctiveNormalForm(query.filters)
     let indexes = try reader.store.catalog.current(in: txn)
     let planner = QueryPlanner(
@@ -64,54 +70,112 @@ struct QueryExecution {
         }
       }
     }
-    var plans: [String] = []
+    var collections: [(CollectionNumber, ResourcePath)]?
+    func collectionsRead() throws -> [(CollectionNumber, ResourcePath)] {
+      if let collections { return collections }
+      let paths: [ResourcePath]
+      switch query.target {
+      case .collection(let path): paths = [path]
+      case .group(let collectionID): paths = try reader.collectionGroup(collectionID)
+      }
+      let found = try paths.compactMap { path in try reader.store.registry.number(of: path, in: txn).map { ($0, path) } }
+      collections = found
+      return found
+    }
+    return try conjunctions.map { conjunction in
+      if case .group(let collectionID) = query.target,
+        let plan = try planner.groupPlan(conjunction, collectionID: collectionID)
+      {
+        return [(plan, nil)]
+      }
+      return try collectionsRead().map { number, path in
+        (try planner.plan(conjunction, collection: number, path: path), (number, path))
+      }
+    }
+  }
+
+  mutating func run(requireIndexes: Bool) throws -> QueryResult {
+    let reads = try plans(requireIndexes: requireIndexes)
     var matches: [Match] = []
     var seen = Set<DocumentKey>()
-    /// Adds a plan's matches (an array-contains-any plan can meet a document once per
-    /// element it contains, and an OR's conjunctions can meet it once each).
-    func add(_ found: [Match]) {
-      for match in found where seen.insert(match.document.key).inserted { matches.append(match) }
-    }
-    var single = conjunctions.count == 1
-    switch query.target {
-    case .collection(let path):
-      if let number = try reader.store.registry.number(of: path, in: txn) {
-        for conjunction in conjunctions {
-          let plan = try planner.plan(conjunction, collection: number, path: path)
-          plans.append(plan.description)
-          add(try execute(plan, collection: (number, path)))
-        }
-      }
-    case .group(let collectionID):
-      var collections: [ResourcePath]?
-      for conjunction in conjunctions {
-        if let plan = try planner.groupPlan(conjunction, collectionID: collectionID) {
-          plans.append(plan.description)
-          add(try execute(plan, collection: nil))
-          continue
-        }
-        if collections == nil { collections = try reader.collectionGroup(collectionID) }
-        single = single && collections!.count <= 1
-        for path in collections! {
-          guard let number = try reader.store.registry.number(of: path, in: txn) else { continue }
-          let plan = try planner.plan(conjunction, collection: number, path: path)
-          plans.append(plan.description)
-          add(try execute(plan, collection: (number, path)))
-        }
+    for (plan, collection) in reads.joined() {
+      // An array-contains-any plan can meet a document once per element it contains, and
+      // an OR's conjunctions can meet it once each.
+      for match in try execute(plan, collection: collection) where seen.insert(match.document.key).inserted {
+        matches.append(match)
       }
     }
-    if !single || matches.count > 1 {
-      matches.sort { order.compare($0.document, $1.document) < 0 }
-    }
+    if matches.count > 1 { matches.sort { order.compare($0.document, $1.document) < 0 } }
     if let limit = query.limit, matches.count > limit {
       switch query.limitType {
       case .first: matches.removeLast(matches.count - limit)
       case .last: matches.removeFirst(matches.count - limit)
       }
     }
-    statistics.plan = plans.isEmpty ? "no collection to read" : Self.summarize(plans)
+    describe(reads)
     statistics.resultsReturned = matches.count
-    return QueryResult(documents: matches.map(\.bytes), statistics: statistics)
+    return QueryResult(
+      documents: matches.map(\.bytes), statistics: statistics, queryDocuments: matches.map(\.document))
+  }
+
+  /// The number of results, counted from index entries alone when every plan answers
+  /// the query by itself (equalities on its own keys, no cursors): no document is read.
+  /// `nil` when some plan needs the documents.
+  mutating func countFromIndexes(requireIndexes: Bool) throws -> Int? {
+    guard query.startAt == nil, query.endAt == nil else { return nil }
+    let reads = try plans(requireIndexes: requireIndexes)
+    guard reads.count == 1, let conjunction = Self.disjunctiveNormalForm(query.filters).first else { return nil }
+    var total = 0
+    for (plan, _) in reads[0] {
+      guard let ranges = coveringRanges(plan, conjunction) else { return nil }
+      let table = { if case .documents = plan.source { tables.documents } else { tables.indexEntries } }()
+      var cut = false
+      for range in ranges where !range.isEmpty {
+        try txn.walk(table, range, forward: true) { key, _ in
+          statistics.indexEntriesRead += 1
+          if table == tables.indexEntries, FieldIndex.mayBeTruncated(key) { cut = true }
+          total += 1
+          return !cut
+        }
+        if cut { return nil }
+      }
+    }
+    describe(reads)
+    let count = query.limit.map { min($0, total) } ?? total
+    statistics.resultsReturned = count
+    return count
+  }
+
+  /// The plan's ranges when its entries are exactly the results: it enforces every
+  /// filter itself and orders by nothing a document could lack beyond its own fields.
+  private func coveringRanges(_ plan: AccessPlan, _ filters: [FieldFilter]) -> [KeyRange]? {
+    let ordered = order.orderBys.dropLast().map(\.field)
+    switch plan.source {
+    case .documents(let range):
+      return filters.isEmpty && ordered.isEmpty ? [range] : nil
+    case .ids:
+      return nil
+    case .index(let field, let kind, _, let ranges):
+      let exact = kind == .value ? [FilterOperator.equal, .in] : [.arrayContains]
+      guard filters.allSatisfy({ $0.field == field && exact.contains($0.op) }), filters.count == 1,
+        ordered.allSatisfy({ $0 == field })
+      else { return nil }
+      return ranges
+    case .composite(let index, _, let rest, let ranges):
+      let prefixFields = index.definition.fields.dropLast(rest.count).map(\.path)
+      guard rest.isEmpty,
+        filters.allSatisfy({ filter in
+          prefixFields.contains(filter.field) && [.equal, .in, .arrayContains].contains(filter.op)
+        }),
+        Set(filters.map(\.field)).count == filters.count
+      else { return nil }
+      return ranges
+    }
+  }
+
+  private mutating func describe(_ reads: [[PlannedRead]]) {
+    let plans = reads.joined().map(\.plan.description)
+    statistics.plan = plans.isEmpty ? "no collection to read" : Self.summarize(plans)
   }
 
   // MARK: - One plan
@@ -187,10 +251,7 @@ struct QueryExecution {
         guard let id = KeyLayout.documentID(inKey: key) else {
           throw HearthError.dataLoss("A document key in collection \(path) is not valid UTF-8")
         }
-        statistics.documentsRead += 1
-        let documentKey = DocumentKey(path.appending(id))
-        let fields = try DocumentCodec.decode(bytes, key: documentKey).fields
-        return consider((QueryDocument(key: documentKey, fields: fields), try EncodedDocument(key: documentKey, verifying: bytes)))
+        return consider(try match(DocumentKey(path.appending(id)), bytes))
       }
     case .index(_, _, let prefix, let ranges):
       let (number, path) = collection!
@@ -230,9 +291,14 @@ struct QueryExecution {
     guard let bytes = try txn.get(KeyLayout.documentKey(number, key.documentID), in: tables.documents) else {
       return nil
     }
+    return try match(key, bytes)
+  }
+
+  /// A document read: its bytes verified once, its fields decoded for matching.
+  private mutating func match(_ key: DocumentKey, _ bytes: UnsafeRawBufferPointer) throws -> Match {
     statistics.documentsRead += 1
-    let fields = try DocumentCodec.decode(bytes, key: key).fields
-    return (QueryDocument(key: key, fields: fields), try EncodedDocument(key: key, verifying: bytes))
+    let encoded = try EncodedDocument(key: key, verifying: bytes)
+    return (QueryDocument(key: key, fields: encoded.stored.fields), encoded)
   }
 
   /// Whether `document` lies past `bound` on the far side (before a start cursor, after

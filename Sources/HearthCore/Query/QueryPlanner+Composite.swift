@@ -83,7 +83,8 @@ extension QueryPlanner {
       guard let first = fit.rest.first else { return .exact(prefix) }
       return componentRange(prefix, first, filters.filter { $0.field == first.path && $0.op.isRange })
     }
-    let estimate = fit.rest.isEmpty ? try count(ranges) : try sample(tables.indexEntries, ranges)
+    let estimate =
+      fit.rest.isEmpty ? try count(ranges) : try sample(tables.indexEntries, ranges, ordered: fit.forward != nil)
     let described = index.definition.fields.map { "\($0.path) \($0.mode)" }.joined(separator: ", ")
     return AccessPlan(
       source: .composite(index: index, prefixes: prefixes, rest: fit.rest, ranges: ranges), forward: fit.forward,

@@ -120,7 +120,7 @@ struct QueryPlanner {
       range = range.intersection(side)
       narrowed = true
     }
-    let estimate = narrowed ? try sample(tables.documents, [range]) : Self.large * 2
+    let estimate = narrowed ? try sample(tables.documents, [range], ordered: ordered != nil) : Self.large * 2
     return AccessPlan(
       source: .documents(range), forward: ordered, estimate: estimate,
       description: "documents of \(path)\(narrowed ? " within an ID range" : "") (scan)")
@@ -154,7 +154,7 @@ struct QueryPlanner {
     let ordered = isOrdered(by: [field]) ?? ((exact && ranges.count == 1) ? isOrdered(by: []) : nil)
     return AccessPlan(
       source: .index(field: field, kind: .value, prefix: prefix, ranges: ranges), forward: ordered,
-      estimate: exact ? try count(ranges) : try sample(tables.indexEntries, ranges),
+      estimate: exact ? try count(ranges) : try sample(tables.indexEntries, ranges, ordered: ordered != nil),
       description: "index on \(field) (\(what))")
   }
 
@@ -248,8 +248,10 @@ struct QueryPlanner {
     return total
   }
 
-  /// How many entries the ranges hold, counted up to `sampleLimit`; `large` beyond.
-  func sample(_ table: Table, _ ranges: [KeyRange]) throws -> Int {
+  /// How many entries the ranges hold, counted up to `sampleLimit`; `large` beyond. A
+  /// plan read in order under a limit is not sampled: the limit bounds it (see `best`).
+  func sample(_ table: Table, _ ranges: [KeyRange], ordered: Bool) throws -> Int {
+    if ordered && limit != nil { return Self.large }
     var seen = 0
     for range in ranges where !range.isEmpty {
       try txn.walk(table, range, forward: true) { _, _ in
