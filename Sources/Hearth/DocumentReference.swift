@@ -9,6 +9,8 @@ import HearthCore
 public final class DocumentReference: Hashable, Sendable, CustomStringConvertible {
   public let firestore: Database
   private let parsed: Result<DocumentKey, HearthError>
+  /// The path as given; only read when it did not parse (a valid path is rebuilt from its
+  /// key, so a reference made from a key does not spell its path until asked).
   private let rawPath: String
   /// Speeds up repeated reads through this reference.
   let collectionHint = CollectionHint()
@@ -16,7 +18,7 @@ public final class DocumentReference: Hashable, Sendable, CustomStringConvertibl
   init(database: Database, key: DocumentKey) {
     firestore = database
     parsed = .success(key)
-    rawPath = key.path.canonical
+    rawPath = ""
   }
 
   init(database: Database, parsing path: String) {

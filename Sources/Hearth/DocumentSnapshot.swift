@@ -96,9 +96,7 @@ public final class QueryDocumentSnapshot: DocumentSnapshot, @unchecked Sendable 
 public final class QuerySnapshot: @unchecked Sendable {
   public let query: Query
   public let documents: [QueryDocumentSnapshot]
-  /// The changes since the previous snapshot; for a one-time read, every document
-  /// `added`, in order.
-  public let documentChanges: [DocumentChange]
+  private let changes: [DocumentChange]?
   public var metadata: SnapshotMetadata { .committed }
   public var count: Int { documents.count }
   public var isEmpty: Bool { documents.isEmpty }
@@ -106,8 +104,13 @@ public final class QuerySnapshot: @unchecked Sendable {
   init(query: Query, documents: [QueryDocumentSnapshot], changes: [DocumentChange]? = nil) {
     self.query = query
     self.documents = documents
-    self.documentChanges =
-      changes
+    self.changes = changes
+  }
+
+  /// The changes since the previous snapshot; for a one-time read, every document
+  /// `added`, in order (made when asked: most readers only want `documents`).
+  public var documentChanges: [DocumentChange] {
+    changes
       ?? documents.enumerated().map { index, document in
         DocumentChange(type: .added, document: document, oldIndex: UInt(NSNotFound), newIndex: UInt(index))
       }

@@ -103,7 +103,9 @@ public class Query: @unchecked Sendable {
   public func explain() throws -> QueryExplanation {
     let model = try runnableModel()
     let require = firestore.settings.requireIndexes
-    let statistics = try firestore.engine().read { try $0.run(model, requireIndexes: require).statistics }
+    let statistics = try firestore.engine().read {
+      try $0.run(model, requireIndexes: require, explaining: true).statistics
+    }
     return QueryExplanation(
       plan: statistics.plan, indexEntriesRead: statistics.indexEntriesRead, documentsRead: statistics.documentsRead,
       resultsReturned: statistics.resultsReturned)

@@ -99,6 +99,13 @@ import Testing
         }
         if generator.next() % 4 == 0 { bytes.removeLast(Int(generator.next() % UInt64(bytes.count))) }
       }
+      // The projection decode steps over the fields it skips: it must be as careful.
+      let names = [Array("array".utf8), Array("string".utf8)]
+      if let projected = try? resealed(bytes).withUnsafeBytes({
+        try DocumentCodec.decodeFields($0, key: key, named: names)
+      }) {
+        #expect(projected.count <= 2)
+      }
       do {
         _ = try DocumentCodec.decode(resealed(bytes), key: key)
         decoded += 1
@@ -109,6 +116,22 @@ import Testing
       }
     }
     #expect(decoded < 20_000)
+  }
+
+  /// A projection decode gives exactly what the full decode gives for the names asked,
+  /// whatever subset is asked, including names the document does not have.
+  @Test func decodingNamedFieldsMatchesTheFullDecode() throws {
+    let bytes = DocumentCodec.encode(
+      StoredDocument(key: key, fields: Self.everyValue, createTime: Timestamp(), updateTime: Timestamp()))
+    let all = Array(Self.everyValue.keys) + ["absent", "", "zzz", "map.nested"]
+    var generator = SplitMix64(seed: 0xF1E1D5)
+    for _ in 0..<500 {
+      let names = all.filter { _ in generator.next() % 3 == 0 }
+      let sorted = names.map { Array($0.utf8) }.sorted { $0.lexicographicallyPrecedes($1) }
+      let projected = try bytes.withUnsafeBytes { try DocumentCodec.decodeFields($0, key: key, named: sorted) }
+      let expected = Self.everyValue.filter { names.contains($0.key) }
+      #expect(Value.identicalFields(projected, expected), "names \(names)")
+    }
   }
 
   @Test func deepCorruptNestingIsRefusedWithoutRecursingForever() throws {

@@ -273,6 +273,69 @@ public enum DocumentCodec {
     }
   }
 
+  /// Only the top-level fields named in `names` (UTF-8 bytes, in byte order), as `Value`s;
+  /// every other field is stepped over without building anything. A query looks at the
+  /// few fields it filters and orders on, not at whole documents.
+  ///
+  /// - Throws: `dataLoss` naming `key` when the bytes (which `verify` accepted) are
+  ///   malformed.
+  static func decodeFields(_ bytes: UnsafeRawBufferPointer, key: DocumentKey, named names: [[UInt8]]) throws
+    -> [String: Value]
+  {
+    var reader = ByteReader(bytes)
+    do throws(ByteReader.Malformed) {
+      _ = try header(&reader)
+      let count = try reader.count()
+      var fields = [String: Value](minimumCapacity: min(count, names.count))
+      // Both the stored names and `names` are in byte order: one merge pass.
+      var wanted = 0
+      for _ in 0..<count where wanted < names.count {
+        let name = try reader.bytes(try reader.count())
+        while wanted < names.count, compareBytes(names[wanted], name) < 0 { wanted += 1 }
+        if wanted < names.count, compareBytes(names[wanted], name) == 0 {
+          fields[String(decoding: name, as: UTF8.self)] = try decodeValue(&reader, depth: 0, ValueBuilder())
+          wanted += 1
+        } else {
+          try skipValue(&reader, depth: 0)
+        }
+      }
+      return fields
+    } catch {
+      throw damaged(key, error)
+    }
+  }
+
+  /// Steps over one value, checking only that its lengths fit.
+  static func skipValue(_ reader: inout ByteReader, depth: Int) throws(ByteReader.Malformed) {
+    let tag = try reader.byte()
+    switch tag {
+    case Tag.null.rawValue, Tag.false.rawValue, Tag.true.rawValue: return
+    case Tag.integer.rawValue: _ = try reader.varint()
+    case Tag.double.rawValue: _ = try reader.bytes(8)
+    case Tag.timestamp.rawValue:
+      _ = try reader.varint()
+      _ = try reader.varint()
+    case Tag.string.rawValue, Tag.bytes.rawValue: _ = try reader.bytes(try reader.count())
+    case Tag.reference.rawValue:
+      for _ in 0..<(try reader.count()) { _ = try reader.bytes(try reader.count()) }
+    case Tag.geoPoint.rawValue: _ = try reader.bytes(16)
+    case Tag.array.rawValue, Tag.map.rawValue:
+      guard depth < maxDecodeDepth else { throw reader.fail("nesting deeper than \(maxDecodeDepth)") }
+      for _ in 0..<(try reader.count()) {
+        if tag == Tag.map.rawValue { _ = try reader.bytes(try reader.count()) }
+        try skipValue(&reader, depth: depth + 1)
+      }
+    default:
+      throw reader.fail("unknown value tag \(tag)")
+    }
+  }
+
+  /// -1, 0 or 1: byte by byte, then the shorter first.
+  private static func compareBytes(_ a: [UInt8], _ b: UnsafeRawBufferPointer) -> Int {
+    for (x, y) in zip(a, b) where x != y { return x < y ? -1 : 1 }
+    return Value.order(a.count, b.count)
+  }
+
   @usableFromInline
   static func timestamp(_ reader: inout ByteReader) throws(ByteReader.Malformed) -> Timestamp {
     let seconds = try reader.signedVarint()

@@ -47,30 +47,43 @@ enum CompositeIndex {
   static func documentKey(_ index: DeclaredIndex, _ data: UnsafeRawBufferPointer, in collectionPath: ResourcePath?)
     -> DocumentKey?
   {
-    var bytes = Array(data)
-    if index.definition.namesDescending { for position in bytes.indices { bytes[position] = ~bytes[position] } }
+    guard index.definition.namesDescending else { return documentKey(index, names: data, in: collectionPath) }
+    return data.map { ~$0 }.withUnsafeBytes { documentKey(index, names: $0, in: collectionPath) }
+  }
+
+  /// `documentKey` over ascending bytes: each segment is taken straight from the entry
+  /// unless it holds an escaped zero byte.
+  private static func documentKey(_ index: DeclaredIndex, names bytes: UnsafeRawBufferPointer, in collectionPath: ResourcePath?)
+    -> DocumentKey?
+  {
     var segments: [String] = []
-    var current: [UInt8] = []
+    var unescaped: [UInt8] = []
+    var segmentStart = 0
     var position = 0
     while position + 1 < bytes.count {
-      let byte = bytes[position]
-      if byte != 0 {
-        current.append(byte)
+      guard bytes[position] == 0 else {
         position += 1
         continue
       }
+      let pending = UnsafeRawBufferPointer(rebasing: bytes[segmentStart..<position])
       switch bytes[position + 1] {
-      case 0xFF: current.append(0)
+      case 0xFF:
+        unescaped += pending
+        unescaped.append(0)
       case 0x01:
-        guard let segment = UTF8Text.string(current.withUnsafeBytes { $0 }) else { return nil }
+        let segment =
+          unescaped.isEmpty
+          ? UTF8Text.string(pending) : (unescaped + pending).withUnsafeBytes { UTF8Text.string($0) }
+        guard let segment else { return nil }
         segments.append(segment)
-        current.removeAll()
-      case 0x00 where index.definition.scope == .collectionGroup && current.isEmpty:
+        unescaped.removeAll()
+      case 0x00 where index.definition.scope == .collectionGroup && unescaped.isEmpty && pending.isEmpty:
         guard segments.count >= 2, segments.count % 2 == 0 else { return nil }
         return DocumentKey(ResourcePath(segments))
       default: return nil
       }
       position += 2
+      segmentStart = position
     }
     guard index.definition.scope == .collection, segments.count == 1, let collectionPath else { return nil }
     return DocumentKey(collectionPath.appending(segments[0]))

@@ -57,7 +57,14 @@ extension StoreReader {
         return functions.map { _ in .integer(Int64(count)) }
       }
     }
-    let documents = try run(query, requireIndexes: requireIndexes).queryDocuments
+    let fields = functions.compactMap { function -> FieldPath? in
+      switch function {
+      case .count: nil
+      case .sum(let field), .average(let field): field
+      }
+    }
+    var execution = QueryExecution(reader: self, query: query, reading: fields)
+    let documents = try execution.run(requireIndexes: requireIndexes).queryDocuments
     return functions.map { $0.result(over: documents) }
   }
 }

@@ -28,8 +28,10 @@ extension StoreReader {
   /// - Parameter requireIndexes: refuse, like production Firestore, a query that needs a
   ///   composite or collection-group index that is not declared (`failedPrecondition`,
   ///   naming the index to add).
-  public func run(_ query: QueryModel, requireIndexes: Bool = false) throws -> QueryResult {
-    var execution = QueryExecution(reader: self, query: query)
+  ///
+  /// - Parameter explaining: describe the plans in `statistics.plan` (for `explain()`).
+  public func run(_ query: QueryModel, requireIndexes: Bool = false, explaining: Bool = false) throws -> QueryResult {
+    var execution = QueryExecution(reader: self, query: query, explaining: explaining)
     return try execution.run(requireIndexes: requireIndexes)
   }
 }
@@ -42,13 +44,38 @@ struct QueryExecution {
   let query: QueryModel
   let order: QueryOrder
   var statistics = QueryStatistics(plan: "")
-  /// Collection numbers of the documents loaded so far.
+  /// The top-level fields a document read decodes: those the query filters and orders on
+  /// (and `reading`), UTF-8 in byte order. The rest of each document is stepped over.
+  private let projection: [[UInt8]]
+  private let explaining: Bool
+  /// Collection numbers of the documents a collection-group index named so far.
   private var numbers: [ResourcePath: CollectionNumber] = [:]
 
-  init(reader: StoreReader, query: QueryModel) {
+  /// - Parameters:
+  ///   - reading: fields the caller reads from `QueryResult.queryDocuments` (an
+  ///     aggregation's), decoded beside the query's own.
+  ///   - explaining: describe the plans in `statistics.plan`.
+  init(reader: StoreReader, query: QueryModel, reading: [FieldPath] = [], explaining: Bool = false) {
     self.reader = reader
     self.query = query
+    self.explaining = explaining
     order = QueryOrder(query.orderBys)
+    projection = Self.topLevelNames(reading + order.orderBys.map(\.field) + Self.fields(of: query.filters))
+  }
+
+  private static func fields(of filters: [QueryFilter]) -> [FieldPath] {
+    filters.flatMap { filter -> [FieldPath] in
+      switch filter {
+      case .field(let filter): [filter.field]
+      case .and(let parts), .or(let parts): fields(of: parts)
+      }
+    }
+  }
+
+  /// The distinct first segments of `fields` (not `__name__`), as UTF-8 in byte order.
+  private static func topLevelNames(_ fields: [FieldPath]) -> [[UInt8]] {
+    let names = Set(fields.filter { !$0.isDocumentID }.compactMap { $0.first.map { Array($0.utf8) } })
+    return names.sorted { $0.lexicographicallyPrecedes($1) }
   }
 
   private var txn: ReadTransaction { reader.txn }
@@ -97,15 +124,22 @@ struct QueryExecution {
   mutating func run(requireIndexes: Bool) throws -> QueryResult {
     let reads = try plans(requireIndexes: requireIndexes)
     var matches: [Match] = []
-    var seen = Set<DocumentKey>()
-    for (plan, collection) in reads.joined() {
-      // An array-contains-any plan can meet a document once per element it contains, and
-      // an OR's conjunctions can meet it once each.
-      for match in try execute(plan, collection: collection) where seen.insert(match.document.key).inserted {
-        matches.append(match)
+    let planned = Array(reads.joined())
+    if planned.count == 1, planned[0].plan.forward != nil, !planned[0].plan.mayRepeat {
+      // One walk in query order (or its reverse, for limit(toLast:)): nothing to merge.
+      matches = try execute(planned[0].plan, collection: planned[0].collection)
+      if query.limitType == .last { matches.reverse() }
+    } else {
+      var seen = Set<DocumentKey>()
+      for (plan, collection) in planned {
+        // An array-contains-any plan can meet a document once per element it contains, and
+        // an OR's conjunctions can meet it once each.
+        for match in try execute(plan, collection: collection) where seen.insert(match.document.key).inserted {
+          matches.append(match)
+        }
       }
+      if matches.count > 1 { matches.sort { order.compare($0.document, $1.document) < 0 } }
     }
-    if matches.count > 1 { matches.sort { order.compare($0.document, $1.document) < 0 } }
     if let limit = query.limit, matches.count > limit {
       switch query.limitType {
       case .first: matches.removeLast(matches.count - limit)
@@ -174,7 +208,8 @@ struct QueryExecution {
   }
 
   private mutating func describe(_ reads: [[PlannedRead]]) {
-    let plans = reads.joined().map(\.plan.description)
+    guard explaining else { return }
+    let plans = reads.joined().map { $0.plan.describe() }
     statistics.plan = plans.isEmpty ? "no collection to read" : Self.summarize(plans)
   }
 
@@ -214,12 +249,17 @@ struct QueryExecution {
     }
 
     /// Walks index ranges, considering the document each entry names.
-    func walkIndex(_ ranges: [KeyRange], start: (key: [UInt8], value: [UInt8]?)?, key: (UnsafeRawBufferPointer) -> DocumentKey?) throws {
+    func walkIndex(
+      _ ranges: [KeyRange], start: (key: [UInt8], value: [UInt8]?)?, number: CollectionNumber?,
+      key: (UnsafeRawBufferPointer) -> DocumentKey?
+    ) throws {
       let ordered = forward == false ? ranges.reversed() : ranges
       for range in ordered where !done && !range.isEmpty {
         try txn.walk(tables.indexEntries, range, forward: forward ?? true, start: start) { entryKey, value in
           statistics.indexEntriesRead += 1
-          guard let documentKey = key(value), let candidate = try load(documentKey) else { return true }
+          guard let documentKey = key(value), let candidate = try load(documentKey, number: number) else {
+            return true
+          }
           if forward != nil, FieldIndex.mayBeTruncated(entryKey) {
             // A cut key may stand for several values: order its documents before use.
             group.append(candidate)
@@ -241,7 +281,9 @@ struct QueryExecution {
       let (_, path) = collection!
       let ordered = forward == false ? ids.reversed() : ids
       for id in ordered where !done {
-        if let candidate = try load(DocumentKey(path.appending(id))) { done = !consider(candidate) }
+        if let candidate = try load(DocumentKey(path.appending(id)), number: collection!.number) {
+          done = !consider(candidate)
+        }
       }
     case .documents(let range):
       let (number, path) = collection!
@@ -256,12 +298,14 @@ struct QueryExecution {
     case .index(_, _, let prefix, let ranges):
       let (number, path) = collection!
       let start = forward != nil ? near.flatMap { indexSeek($0, plan, prefix, number, path) } : nil
-      try walkIndex(ranges, start: start) { value in UTF8Text.string(value).map { DocumentKey(path.appending($0)) } }
+      try walkIndex(ranges, start: start, number: number) { value in
+        UTF8Text.string(value).map { DocumentKey(path.appending($0)) }
+      }
     case .composite(let index, let prefixes, let rest, let ranges):
       let start =
         forward != nil && prefixes.count == 1
         ? near.flatMap { compositeSeek($0, index, prefix: prefixes[0], rest: rest) } : nil
-      try walkIndex(ranges, start: start) { value in
+      try walkIndex(ranges, start: start, number: collection?.number) { value in
         CompositeIndex.documentKey(index, value, in: collection?.path)
       }
     }
@@ -277,12 +321,15 @@ struct QueryExecution {
     }
   }
 
-  /// Reads a document by key; `nil` when it is gone (an index entry never outlives its
-  /// document within one snapshot, so this is only defensive).
-  private mutating func load(_ key: DocumentKey) throws -> Match? {
+  /// Reads a document by key, in collection `number` when the plan knows it; `nil` when
+  /// it is gone (an index entry never outlives its document within one snapshot, so this
+  /// is only defensive).
+  private mutating func load(_ key: DocumentKey, number known: CollectionNumber?) throws -> Match? {
     let number: CollectionNumber
-    if let known = numbers[key.collectionPath] {
+    if let known {
       number = known
+    } else if let cached = numbers[key.collectionPath] {
+      number = cached
     } else {
       guard let found = try reader.store.registry.number(ofCollectionOf: key, in: txn) else { return nil }
       numbers[key.collectionPath] = found
@@ -294,11 +341,12 @@ struct QueryExecution {
     return try match(key, bytes)
   }
 
-  /// A document read: its bytes verified once, its fields decoded for matching.
+  /// A document read: its bytes verified once, the fields the query looks at decoded.
   private mutating func match(_ key: DocumentKey, _ bytes: UnsafeRawBufferPointer) throws -> Match {
     statistics.documentsRead += 1
     let encoded = try EncodedDocument(key: key, verifying: bytes)
-    return (QueryDocument(key: key, fields: encoded.stored.fields), encoded)
+    let fields = try DocumentCodec.decodeFields(bytes, key: key, named: projection)
+    return (QueryDocument(key: key, fields: fields), encoded)
   }
 
   /// Whether `document` lies past `bound` on the far side (before a start cursor, after

@@ -85,13 +85,14 @@ extension QueryPlanner {
     }
     let estimate =
       fit.rest.isEmpty ? try count(ranges) : try sample(tables.indexEntries, ranges, ordered: fit.forward != nil)
-    let described = index.definition.fields.map { "\($0.path) \($0.mode)" }.joined(separator: ", ")
     return AccessPlan(
       source: .composite(index: index, prefixes: prefixes, rest: fit.rest, ranges: ranges), forward: fit.forward,
       estimate: estimate,
-      description:
-        "\(index.definition.scope == .collection ? "composite" : "collection-group") index on "
-        + "\(index.definition.collectionGroup) (\(described))")
+      describe: {
+        let fields = index.definition.fields.map { "\($0.path) \($0.mode)" }.joined(separator: ", ")
+        return "\(index.definition.scope == .collection ? "composite" : "collection-group") index on "
+          + "\(index.definition.collectionGroup) (\(fields))"
+      })
   }
 
   /// The key range of one index field's component after `prefix`: its values within the

@@ -21,7 +21,20 @@ struct AccessPlan {
   var forward: Bool?
   /// Entries it is expected to read.
   var estimate: Int
-  var description: String
+  /// The plan in words, for `explain()` (built only when asked: a value's text costs more
+  /// than running a small query).
+  var describe: () -> String
+
+  /// Whether one walk can meet a document twice: an array index read for several
+  /// elements, where a document holding two of them has an entry under each.
+  var mayRepeat: Bool {
+    switch source {
+    case .documents, .ids: false
+    case .index(_, let kind, _, let ranges): kind == .arrayElement && ranges.count > 1
+    case .composite(let index, let prefixes, _, _):
+      prefixes.count > 1 && index.definition.fields.contains { $0.mode == .contains }
+    }
+  }
 }
 
 /// Chooses, for one conjunction of filters on one collection, the index and key ranges
@@ -105,7 +118,7 @@ struct QueryPlanner {
       let sorted = Array(Set(ids)).sorted { Value.compareUTF8($0, $1) < 0 }
       return AccessPlan(
         source: .ids(sorted), forward: ordered, estimate: sorted.count,
-        description: "documents of \(path) by ID (\(sorted.count))")
+        describe: { "documents of \(path) by ID (\(sorted.count))" })
     }
     var range = KeyRange.prefixed(collection.bytes)
     var narrowed = false
@@ -123,7 +136,7 @@ struct QueryPlanner {
     let estimate = narrowed ? try sample(tables.documents, [range], ordered: ordered != nil) : Self.large * 2
     return AccessPlan(
       source: .documents(range), forward: ordered, estimate: estimate,
-      description: "documents of \(path)\(narrowed ? " within an ID range" : "") (scan)")
+      describe: { "documents of \(path)\(narrowed ? " within an ID range" : "") (scan)" })
   }
 
   /// The field's value index, for equality, `in`, ranges, `!=` and `not-in`.
@@ -132,21 +145,21 @@ struct QueryPlanner {
   {
     guard let prefix = FieldIndex.prefix(.value, collection, field) else { return nil }
     let ranges: [KeyRange]
-    let what: String
+    let what: () -> String
     if let equal = filters.first(where: { $0.op == .equal }) {
       ranges = [.exact(FieldIndex.key(prefix, equal.value))]
-      what = "== \(equal.value)"
+      what = { "== \(equal.value)" }
     } else if let list = filters.first(where: { $0.op == .in }) {
       ranges = exactRanges(prefix, QueryMatcher.listElements(list.value).filter(QueryMatcher.isMatchable))
-      what = "in \(ranges.count) values"
+      what = { [count = ranges.count] in "in \(count) values" }
     } else if filters.contains(where: { $0.op.isRange }) {
       ranges = [rangeOf(filters.filter { $0.op.isRange }, prefix)]
-      what = "range"
+      what = { "range" }
     } else if filters.contains(where: { $0.op == .notEqual || $0.op == .notIn }) {
       var notNull = KeyRange.prefixed(prefix)
       notNull.lower = prefix + [KeyCodec.Label.boolean.rawValue]
       ranges = [notNull]
-      what = "not null"
+      what = { "not null" }
     } else {
       return nil
     }
@@ -155,7 +168,7 @@ struct QueryPlanner {
     return AccessPlan(
       source: .index(field: field, kind: .value, prefix: prefix, ranges: ranges), forward: ordered,
       estimate: exact ? try count(ranges) : try sample(tables.indexEntries, ranges, ordered: ordered != nil),
-      description: "index on \(field) (\(what))")
+      describe: { "index on \(field) (\(what()))" })
   }
 
   /// The field's array-element index, for `array-contains` and `array-contains-any`.
@@ -175,7 +188,7 @@ struct QueryPlanner {
     return AccessPlan(
       source: .index(field: field, kind: .arrayElement, prefix: prefix, ranges: ranges),
       forward: ranges.count == 1 ? isOrdered(by: []) : nil, estimate: try count(ranges),
-      description: "array index on \(field) (contains \(ranges.count == 1 ? "1 value" : "any of \(ranges.count)"))")
+      describe: { "array index on \(field) (contains \(ranges.count == 1 ? "1 value" : "any of \(ranges.count)"))" })
   }
 
   /// The first order-by field's index, read in order, when no filter is on that field.
@@ -186,7 +199,7 @@ struct QueryPlanner {
     else { return nil }
     return AccessPlan(
       source: .index(field: first.field, kind: .value, prefix: prefix, ranges: [.prefixed(prefix)]),
-      forward: forward, estimate: Self.large, description: "index on \(first.field) (in order)")
+      forward: forward, estimate: Self.large, describe: { "index on \(first.field) (in order)" })
   }
 
   // MARK: - Pieces
