@@ -24,7 +24,8 @@ import Testing
       for index in first..<first + 5000 {
         batch.setData(
           [
-            "ownerId": "o\(index % owners)", "createdAt": Timestamp(seconds: 1_700_000_000 + Int64(index), nanoseconds: 0),
+            "ownerId": "o\(index % owners)",
+            "createdAt": Timestamp(seconds: 1_700_000_000 + Int64(index), nanoseconds: 0),
             "likes": (index * 7919) % count,
           ], forDocument: db.collection("feed").document(String(format: "p%06d", index)))
       }
@@ -34,8 +35,10 @@ import Testing
   }()
 
   @Test func equalityOrderAndLimitReadsOnlyWhatItReturns() throws {
-    let query = Self.feed.collection("feed").whereField("ownerId", isEqualTo: "o7").order(by: "createdAt", descending: true)
-      .limit(to: 20)
+    let query = Self.feed.collection("feed").whereField("ownerId", isEqualTo: "o7").order(
+      by: "createdAt", descending: true
+    )
+    .limit(to: 20)
     let explanation = try query.explain()
     #expect(explanation.resultsReturned == 20)
     #expect(explanation.indexEntriesRead <= 21, "\(explanation)")
@@ -46,14 +49,18 @@ import Testing
   }
 
   @Test func pagingWithACursorReadsNothingBeforeIt() throws {
-    let query = Self.feed.collection("feed").whereField("ownerId", isEqualTo: "o7").order(by: "createdAt", descending: true)
-      .limit(to: 20)
+    let query = Self.feed.collection("feed").whereField("ownerId", isEqualTo: "o7").order(
+      by: "createdAt", descending: true
+    )
+    .limit(to: 20)
     let first = try query.getDocuments()
     let next = query.start(afterDocument: first.documents.last!)
     let explanation = try next.explain()
     #expect(explanation.indexEntriesRead <= 21, "\(explanation)")
     #expect(explanation.documentsRead <= 21, "\(explanation)")
-    #expect(try next.getDocuments().documents.map(\.documentID) == (20..<40).map { String(format: "p%06d", 99_007 - $0 * 1000) })
+    #expect(
+      try next.getDocuments().documents.map(\.documentID)
+        == (20..<40).map { String(format: "p%06d", 99_007 - $0 * 1000) })
   }
 
   @Test func aRangeWithALimitReadsOneEntryPastIt() throws {
@@ -105,7 +112,8 @@ import Testing
     for index in 0..<300 {
       try db.collection("items").document("i\(index)").setData(["group": index % 3, "rank": index])
     }
-    let query = db.collection("items").whereField("group", isEqualTo: 1).order(by: "rank", descending: true).limit(to: 5)
+    let query = db.collection("items").whereField("group", isEqualTo: 1).order(by: "rank", descending: true).limit(
+      to: 5)
     let before = try query.explain()
     #expect(!before.plan.contains("composite"), "\(before)")
     try db.declareIndexes(
@@ -137,7 +145,8 @@ import Testing
     #expect(error.message.contains(#""fieldPath":"likes""#), "\(error.message)")
     // Equalities alone, and one field filtered and ordered, need no composite index.
     #expect(try db.collection("posts").whereField("ownerId", isEqualTo: "x").getDocuments().count == 1)
-    #expect(try db.collection("posts").whereField("likes", isGreaterThan: 1).order(by: "likes").getDocuments().count == 1)
+    #expect(
+      try db.collection("posts").whereField("likes", isGreaterThan: 1).order(by: "likes").getDocuments().count == 1)
     let json = String(error.message[error.message.range(of: "{")!.lowerBound...])
     try db.declareIndexes(json: json)
     #expect(try query.getDocuments().count == 1)

@@ -88,7 +88,8 @@ struct Committer {
   ) throws {
     let overrides = indexes.modes(key.collectionGroup)
     try FieldIndex.replace(
-      old.map { FieldIndex.keys(number, $0, overrides) } ?? [], with: new.map { FieldIndex.keys(number, $0, overrides) } ?? [],
+      old.map { FieldIndex.keys(number, $0, overrides) } ?? [],
+      with: new.map { FieldIndex.keys(number, $0, overrides) } ?? [],
       documentID: key.documentID, in: txn, table: tables.indexEntries)
     try CompositeIndex.update(indexes.indexes, key, number, old: old, new: new, in: txn, table: tables.indexEntries)
   }

@@ -53,7 +53,9 @@ enum CompositeIndex {
 
   /// `documentKey` over ascending bytes: each segment is taken straight from the entry
   /// unless it holds an escaped zero byte.
-  private static func documentKey(_ index: DeclaredIndex, names bytes: UnsafeRawBufferPointer, in collectionPath: ResourcePath?)
+  private static func documentKey(
+    _ index: DeclaredIndex, names bytes: UnsafeRawBufferPointer, in collectionPath: ResourcePath?
+  )
     -> DocumentKey?
   {
     var segments: [String] = []
@@ -100,11 +102,13 @@ enum CompositeIndex {
         for element in elements where !unique.contains(where: { $0.isIdentical(to: element) || $0 == element }) {
           unique.append(element)
         }
-        keys = keys.flatMap { key in unique.map { element in
-          var extended = key
-          append(element, .ascending, to: &extended)
-          return extended
-        } }
+        keys = keys.flatMap { key in
+          unique.map { element in
+            var extended = key
+            append(element, .ascending, to: &extended)
+            return extended
+          }
+        }
       } else {
         for position in keys.indices { append(value, field.mode, to: &keys[position]) }
       }

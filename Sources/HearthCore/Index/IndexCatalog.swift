@@ -38,10 +38,11 @@ struct IndexSet: Sendable {
       ("next", .integer(Int64(nextNumber))),
       (
         "indexes",
-        .array(indexes.map { index in
-          guard case .object(let members) = IndexFile.json(for: index.definition) else { return .null }
-          return .object([("number", .integer(Int64(index.number)))] + members)
-        })
+        .array(
+          indexes.map { index in
+            guard case .object(let members) = IndexFile.json(for: index.definition) else { return .null }
+            return .object([("number", .integer(Int64(index.number)))] + members)
+          })
       ),
       ("fieldOverrides", .array(IndexFile(fieldOverrides: overrides).overridesJSON)),
     ]).serialized()
@@ -74,10 +75,11 @@ struct IndexSet: Sendable {
 
   private static func withoutNumbers(_ value: JSONValue) -> JSONValue {
     guard case .array(let entries) = value else { return value }
-    return .array(entries.map { entry in
-      guard case .object(let members) = entry else { return entry }
-      return .object(members.filter { $0.key != "number" })
-    })
+    return .array(
+      entries.map { entry in
+        guard case .object(let members) = entry else { return entry }
+        return .object(members.filter { $0.key != "number" })
+      })
   }
 }
 

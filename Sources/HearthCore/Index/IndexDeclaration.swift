@@ -37,7 +37,8 @@ extension DocumentStore {
     do { text = try String(contentsOfFile: file, encoding: .utf8) } catch {
       throw HearthError(.invalidArgument, "Cannot read \(file): \(error.localizedDescription)")
     }
-    do { try declareIndexes(IndexFile.parse(text)) } catch let error as HearthError where error.code == .invalidArgument {
+    do { try declareIndexes(IndexFile.parse(text)) } catch let error as HearthError where error.code == .invalidArgument
+    {
       throw HearthError(.invalidArgument, "\(file): \(error.message)")
     }
   }
@@ -76,11 +77,14 @@ extension DocumentStore {
           let fields = try DocumentCodec.decode(bytes, key: key).fields
           for index in newIndexes {
             let data = CompositeIndex.data(index, key)
-            for entry in CompositeIndex.keys(index, number, fields) { try txn.put(entry, data, in: tables.indexEntries) }
+            for entry in CompositeIndex.keys(index, number, fields) {
+              try txn.put(entry, data, in: tables.indexEntries)
+            }
           }
           if overridesChanged {
             try FieldIndex.replace(
-              FieldIndex.keys(number, fields, old.modes(group)), with: FieldIndex.keys(number, fields, set.modes(group)),
+              FieldIndex.keys(number, fields, old.modes(group)),
+              with: FieldIndex.keys(number, fields, set.modes(group)),
               documentID: key.documentID, in: txn, table: tables.indexEntries)
           }
           return true

@@ -130,7 +130,8 @@ public struct IndexFile: Sendable, Hashable {
     var modes = Set<IndexDefinition.Mode>()
     var groupIndexes: [IndexDefinition] = []
     guard entry["indexes"] != nil else {
-      throw HearthError.invalidArgument("Invalid index file: \(`where`).indexes is missing (use [] to exempt the field)")
+      throw HearthError.invalidArgument(
+        "Invalid index file: \(`where`).indexes is missing (use [] to exempt the field)")
     }
     for (position, index) in try array(entry["indexes"], "\(`where`).indexes").enumerated() {
       let place = "\(`where`).indexes[\(position)]"
@@ -165,7 +166,8 @@ public struct IndexFile: Sendable, Hashable {
     switch value {
     case nil: return []
     case .array(let elements)?: return elements
-    case let other?: throw HearthError.invalidArgument("Invalid index file: \(`where`) must be an array, not \(other.typeName)")
+    case let other?:
+      throw HearthError.invalidArgument("Invalid index file: \(`where`) must be an array, not \(other.typeName)")
     }
   }
 
@@ -229,7 +231,8 @@ public struct IndexFile: Sendable, Hashable {
       (
         "fields",
         .array(
-          index.fields.map { field in .object([("fieldPath", .string(field.path.canonical))] + modeMembers(field.mode)) })
+          index.fields.map { field in .object([("fieldPath", .string(field.path.canonical))] + modeMembers(field.mode))
+          })
       ),
     ])
   }

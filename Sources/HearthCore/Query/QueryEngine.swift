@@ -105,7 +105,8 @@ struct QueryExecution {
       case .collection(let path): paths = [path]
       case .group(let collectionID): paths = try reader.collectionGroup(collectionID)
       }
-      let found = try paths.compactMap { path in try reader.store.registry.number(of: path, in: txn).map { ($0, path) } }
+      let found = try paths.compactMap { path in try reader.store.registry.number(of: path, in: txn).map { ($0, path) }
+      }
       collections = found
       return found
     }
@@ -359,7 +360,8 @@ struct QueryExecution {
   // MARK: - Cursor seeks
 
   /// Where a cursor on `__name__` falls in this collection's documents table.
-  private func nameSeek(_ bound: Bound, _ number: CollectionNumber, _ path: ResourcePath) -> (key: [UInt8], id: String)? {
+  private func nameSeek(_ bound: Bound, _ number: CollectionNumber, _ path: ResourcePath) -> (key: [UInt8], id: String)?
+  {
     guard let first = bound.values.first, order.orderBys.first?.field.isDocumentID == true,
       case .reference(let key) = first, key.collectionPath == path
     else { return nil }
@@ -418,7 +420,11 @@ struct QueryExecution {
   static func summarize(_ plans: [String]) -> String {
     var counts: [(String, Int)] = []
     for plan in plans {
-      if let position = counts.firstIndex(where: { $0.0 == plan }) { counts[position].1 += 1 } else { counts.append((plan, 1)) }
+      if let position = counts.firstIndex(where: { $0.0 == plan }) {
+        counts[position].1 += 1
+      } else {
+        counts.append((plan, 1))
+      }
     }
     return counts.map { $0.1 > 1 ? "\($0.0) ×\($0.1)" : $0.0 }.joined(separator: "; ")
   }
@@ -429,7 +435,11 @@ struct QueryExecution {
     if index.scope == .collectionGroup, index.fields.count == 1 {
       file = IndexFile(
         indexes: [index],
-        fieldOverrides: [FieldOverride(collectionGroup: index.collectionGroup, path: index.fields[0].path, collectionModes: [.ascending, .descending, .contains])])
+        fieldOverrides: [
+          FieldOverride(
+            collectionGroup: index.collectionGroup, path: index.fields[0].path,
+            collectionModes: [.ascending, .descending, .contains])
+        ])
     } else {
       file = IndexFile(indexes: [index])
     }

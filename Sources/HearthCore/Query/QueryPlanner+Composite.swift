@@ -106,7 +106,8 @@ extension QueryPlanner {
       var bound = prefix
       CompositeIndex.append(filter.value, field.mode, to: &bound)
       if bound.count > FieldIndex.maxKeyBytes { bound.removeLast(bound.count - FieldIndex.maxKeyBytes) }
-      let inclusive = filter.op == .lessThanOrEqual || filter.op == .greaterThanOrEqual
+      let inclusive =
+        filter.op == .lessThanOrEqual || filter.op == .greaterThanOrEqual
         || bound.count >= FieldIndex.maxKeyBytes
       // A lower bound on the value is a lower bound on the key, unless the field is
       // descending, where the order of keys is the reverse of the order of values.
@@ -144,7 +145,9 @@ extension QueryPlanner {
       let needsComposite = ordered.count > 1 || (ordered.count == 1 && fields.count > 1)
       guard needsComposite else { return nil }
       let candidates = indexes.indexes(for: path.last!, scope: .collection)
-      if candidates.contains(where: { fit($0, filters, collection: .root).map { $0.coversFilters && $0.forward != nil } ?? false }) {
+      if candidates.contains(where: {
+        fit($0, filters, collection: .root).map { $0.coversFilters && $0.forward != nil } ?? false
+      }) {
         return nil
       }
       return IndexDefinition(collectionGroup: path.last!, scope: .collection, fields: fields)

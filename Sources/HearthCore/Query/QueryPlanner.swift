@@ -240,7 +240,8 @@ struct QueryPlanner {
         lower: prefix + [label], lowerInclusive: true, upper: prefix + [label + 1], upperInclusive: false)
       let key = FieldIndex.key(prefix, filter.value)
       // A key cut at the length limit may stand for larger values too: keep it inclusive.
-      let inclusive = filter.op == .lessThanOrEqual || filter.op == .greaterThanOrEqual
+      let inclusive =
+        filter.op == .lessThanOrEqual || filter.op == .greaterThanOrEqual
         || key.count >= FieldIndex.maxKeyBytes
       let bound =
         filter.op == .greaterThan || filter.op == .greaterThanOrEqual

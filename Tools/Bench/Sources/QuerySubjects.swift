@@ -227,7 +227,7 @@ final class SQLiteQuerySubject {
     let insertDocument = prepare(
       "INSERT OR REPLACE INTO documents (path, parent, collection_id, data) VALUES (?1, ?2, ?3, ?4)")
     let insertTag = prepare("INSERT OR IGNORE INTO document_tags (path, collection_id, tag) VALUES (?1, ?2, ?3)")
-    defer { [deleteTags, insertDocument, insertTag].forEach { sqlite3_finalize($0) } }
+    defer { for statement in [deleteTags, insertDocument, insertTag] { sqlite3_finalize(statement) } }
     let rows = workload.rows
     for start in stride(from: 0, to: rows.count, by: 1000) {
       execute("BEGIN")
@@ -325,7 +325,7 @@ final class SQLiteQuerySubject {
   }
 
   func close() {
-    statements.forEach { sqlite3_finalize($0) }
+    for statement in statements { sqlite3_finalize(statement) }
     statements = []
     sqlite3_close(db)
   }
