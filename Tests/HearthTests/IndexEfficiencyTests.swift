@@ -63,6 +63,25 @@ import Testing
         == (20..<40).map { String(format: "p%06d", 99_007 - $0 * 1000) })
   }
 
+  /// `in` reads one range a value on the composite index and merges them: a limit of 20
+  /// over five owners reads at most 20 entries plus one a range, from either end.
+  @Test func anInQueryMergesItsRangesAndStopsAtTheLimit() throws {
+    let owners = [3, 500, 1, 42, 9]
+    let query = Self.feed.collection("feed").whereField("ownerId", in: owners.map { "o\($0)" })
+      .order(by: "createdAt", descending: true)
+    let inOrder = (0..<Self.count).reversed().filter { owners.contains($0 % Self.owners) }
+      .map { String(format: "p%06d", $0) }
+    for (limited, expected) in [
+      (query.limit(to: 20), Array(inOrder.prefix(20))), (query.limit(toLast: 20), Array(inOrder.suffix(20))),
+    ] {
+      let explanation = try limited.explain()
+      #expect(explanation.resultsReturned == 20)
+      #expect(explanation.indexEntriesRead <= 25, "\(explanation)")
+      #expect(explanation.documentsRead <= 25, "\(explanation)")
+      #expect(try limited.getDocuments().documents.map(\.documentID) == expected)
+    }
+  }
+
   @Test func aRangeWithALimitReadsOneEntryPastIt() throws {
     let query = Self.feed.collection("feed").whereField("likes", isGreaterThanOrEqualTo: 500)
       .whereField("likes", isLessThan: 5000).limit(to: 50)
@@ -150,6 +169,9 @@ import Testing
     let json = String(error.message[error.message.range(of: "{")!.lowerBound...])
     try db.declareIndexes(json: json)
     #expect(try query.getDocuments().count == 1)
+    // The same index serves `in` over its equality field (one range a value).
+    #expect(
+      try db.collection("posts").whereField("ownerId", in: ["x", "y"]).order(by: "likes").getDocuments().count == 1)
     // A collection-group query needs a collection-group index.
     let group = db.collectionGroup("posts").whereField("ownerId", isEqualTo: "x")
     let groupError = try #require(throws: HearthError.self) { try group.getDocuments() }

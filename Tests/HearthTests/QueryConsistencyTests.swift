@@ -272,6 +272,43 @@ struct QueryConsistencyTests {
       "a >= 3 (implicit order)", backward: false)
   }
 
+  /// `in` and `array-contains-any` read one range a value and merge them in query order
+  /// (on declared indexes, and on single-field ones when ordered by document ID); a
+  /// document holding two of the values must come out once.
+  @Test func pagingThroughMergedRanges() throws {
+    let f = try makeFixture()
+    defer { f.db.close() }
+    try f.db.declareIndexes(
+      json: """
+        {"indexes": [
+          {"collectionGroup": "random", "queryScope": "COLLECTION",
+           "fields": [{"fieldPath": "a", "order": "ASCENDING"}, {"fieldPath": "d", "order": "DESCENDING"}]},
+          {"collectionGroup": "random", "queryScope": "COLLECTION",
+           "fields": [{"fieldPath": "tags", "arrayConfig": "CONTAINS"}, {"fieldPath": "d", "order": "ASCENDING"}]}]}
+        """)
+    let c = f.collection
+    let m = f.models
+    let halves = { (model: Model) in [Int(model.d * 2)] }
+    for descending in [false, true] {
+      let direction = descending ? "desc" : "asc"
+      try checkPaging(
+        c.whereField("a", in: [6, 1, 2]).order(by: "d", descending: descending),
+        expected(m, where: { [1, 2, 6].contains($0.a) }, orderBy: halves, descending: descending),
+        "a in [6, 1, 2] by d \(direction)")
+      try checkPaging(
+        c.whereField("tags", arrayContainsAny: [4, 1]).order(by: "d", descending: descending),
+        expected(m, where: { !Set($0.tags).isDisjoint(with: [1, 4]) }, orderBy: halves, descending: descending),
+        "tags contains any [4, 1] by d \(direction)")
+      try checkPaging(
+        c.whereField("tags", arrayContainsAny: [5, 0, 3]).order(by: FieldPath.documentID(), descending: descending),
+        expected(m, where: { !Set($0.tags).isDisjoint(with: [0, 3, 5]) }, descending: descending),
+        "tags contains any [5, 0, 3] by ID \(direction)")
+      try checkPaging(
+        c.whereField("b", in: [7, 0]).order(by: FieldPath.documentID(), descending: descending),
+        expected(m, where: { [0, 7].contains($0.b) }, descending: descending), "b in [7, 0] by ID \(direction)")
+    }
+  }
+
   @Test func compositeQueries() throws {
     let f = try makeFixture()
     defer { f.db.close() }

@@ -54,8 +54,10 @@ enum KeyLayout {
 
   /// The key of a document: collection number, then the ID's bytes.
   static func documentKey(_ collection: CollectionNumber, _ documentID: String) -> [UInt8] {
-    var key = collection.bytes
-    key.append(contentsOf: documentID.utf8)
+    var key: [UInt8] = []
+    key.reserveCapacity(8 + documentID.utf8.count)
+    withUnsafeBytes(of: collection.rawValue.bigEndian) { key += $0 }
+    key += documentID.utf8
     return key
   }
 

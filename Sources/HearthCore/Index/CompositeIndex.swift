@@ -47,8 +47,29 @@ enum CompositeIndex {
   static func documentKey(_ index: DeclaredIndex, _ data: UnsafeRawBufferPointer, in collectionPath: ResourcePath?)
     -> DocumentKey?
   {
-    guard index.definition.namesDescending else { return documentKey(index, names: data, in: collectionPath) }
+    let descending = index.definition.namesDescending
+    if index.definition.scope == .collection, let collectionPath, let id = plainID(data, descending: descending) {
+      return DocumentKey(collectionPath.appending(id))
+    }
+    guard descending else { return documentKey(index, names: data, in: collectionPath) }
     return data.map { ~$0 }.withUnsafeBytes { documentKey(index, names: $0, in: collectionPath) }
+  }
+
+  /// A collection-scope entry's ID when it has no zero byte to unescape (nearly every
+  /// ID): the bytes before the two-byte end marker, complemented back when descending.
+  private static func plainID(_ data: UnsafeRawBufferPointer, descending: Bool) -> String? {
+    let flip: UInt8 = descending ? 0xFF : 0
+    let length = data.count - 2
+    guard length >= 0, data[length] ^ flip == 0, data[length + 1] ^ flip == 1 else { return nil }
+    let body = UnsafeRawBufferPointer(rebasing: data[..<length])
+    guard descending else { return body.contains(0) ? nil : UTF8Text.string(body) }
+    return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: length) { buffer -> String? in
+      for position in 0..<length {
+        buffer[position] = ~body[position]
+        if buffer[position] == 0 { return nil }
+      }
+      return UTF8Text.string(UnsafeRawBufferPointer(buffer))
+    }
   }
 
   /// `documentKey` over ascending bytes: each segment is taken straight from the entry

@@ -53,11 +53,17 @@ public struct FieldPath: Hashable, Sendable, CustomStringConvertible {
   ///
   /// - Throws: `invalidArgument` for an empty path or segment, or the characters `~*/[]`.
   public static func parse(dotted string: String) throws -> FieldPath {
-    if string.contains(where: { "~*/[]".contains($0) }) {
+    // One pass over the UTF-8 bytes (the reserved characters are all ASCII).
+    if string.utf8.contains(where: { [0x7E, 0x2A, 0x2F, 0x5B, 0x5D].contains($0) }) {
       throw HearthError.invalidArgument(
         "Invalid field path (\(string)). Paths must not contain '~', '*', '/', '[', or ']'")
     }
-    let segments = string.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+    var copy = string
+    let segments = copy.withUTF8 { bytes in
+      bytes.split(separator: 0x2E, omittingEmptySubsequences: false).map {
+        String(decoding: UnsafeBufferPointer(rebasing: $0), as: UTF8.self)
+      }
+    }
     if segments.contains(where: \.isEmpty) {
       throw HearthError.invalidArgument(
         "Invalid field path (\(string)). Paths must not be empty, begin with '.', end with '.', or contain '..'")

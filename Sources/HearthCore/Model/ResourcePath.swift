@@ -42,7 +42,13 @@ public struct ResourcePath: Hashable, Sendable, CustomStringConvertible {
     segments.isEmpty ? nil : ResourcePath(Array(segments.dropLast()))
   }
 
-  public func appending(_ segment: String) -> ResourcePath { ResourcePath(segments + [segment]) }
+  public func appending(_ segment: String) -> ResourcePath {
+    var extended: [String] = []
+    extended.reserveCapacity(segments.count + 1)
+    extended += segments
+    extended.append(segment)
+    return ResourcePath(extended)
+  }
   public func appending(_ path: ResourcePath) -> ResourcePath { ResourcePath(segments + path.segments) }
 
   public func isPrefix(of other: ResourcePath) -> Bool {
@@ -65,15 +71,26 @@ public struct ResourcePath: Hashable, Sendable, CustomStringConvertible {
   ///
   /// - Throws: `invalidArgument` naming the path and the rule broken.
   public static func parse(_ string: String, what: String = "Path") throws -> ResourcePath {
-    if string.isEmpty { throw HearthError.invalidArgument("\(what) cannot be empty.") }
-    if zip(string.utf8, string.utf8.dropFirst()).contains(where: { $0 == 0x2F && $1 == 0x2F }) {
+    // One pass over the UTF-8 bytes: a path is parsed each time a reference is made.
+    var copy = string
+    let segments = copy.withUTF8 { bytes -> [String]? in
+      guard !zip(bytes, bytes.dropFirst()).contains(where: { $0 == 0x2F && $1 == 0x2F }) else { return nil }
+      var start = bytes.starts(with: [0x2F]) ? 1 : 0
+      var end = bytes.count
+      if end > start, bytes[end - 1] == 0x2F { end -= 1 }
+      guard start < end else { return [] }
+      var segments: [String] = []
+      for position in start...end where position == end || bytes[position] == 0x2F {
+        segments.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self))
+        start = position + 1
+      }
+      return segments
+    }
+    guard let segments else {
       throw HearthError.invalidArgument("Invalid path (\(string)). Paths must not contain // in them.")
     }
-    var trimmed = Substring(string)
-    if trimmed.hasPrefix("/") { trimmed = trimmed.dropFirst() }
-    if trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
-    if trimmed.isEmpty { throw HearthError.invalidArgument("\(what) cannot be empty.") }
-    let path = ResourcePath(trimmed.split(separator: "/", omittingEmptySubsequences: false).map(String.init))
+    if segments.isEmpty { throw HearthError.invalidArgument("\(what) cannot be empty.") }
+    let path = ResourcePath(segments)
     try path.validate(original: string)
     return path
   }

@@ -52,7 +52,7 @@ extension StoreReader {
     -> [Value]
   {
     if functions.allSatisfy({ $0 == .count }) {
-      var execution = QueryExecution(reader: self, query: query)
+      let execution = QueryExecution(reader: self, query: query)
       if let count = try execution.countFromIndexes(requireIndexes: requireIndexes) {
         return functions.map { _ in .integer(Int64(count)) }
       }
@@ -63,7 +63,7 @@ extension StoreReader {
       case .sum(let field), .average(let field): field
       }
     }
-    var execution = QueryExecution(reader: self, query: query, reading: fields)
+    let execution = QueryExecution(reader: self, query: query, reading: fields)
     let documents = try execution.run(requireIndexes: requireIndexes).queryDocuments
     return functions.map { $0.result(over: documents) }
   }

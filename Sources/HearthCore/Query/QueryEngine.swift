@@ -31,25 +31,26 @@ extension StoreReader {
   ///
   /// - Parameter explaining: describe the plans in `statistics.plan` (for `explain()`).
   public func run(_ query: QueryModel, requireIndexes: Bool = false, explaining: Bool = false) throws -> QueryResult {
-    var execution = QueryExecution(reader: self, query: query, explaining: explaining)
+    let execution = QueryExecution(reader: self, query: query, explaining: explaining)
     return try execution.run(requireIndexes: requireIndexes)
   }
 }
 
 /// One run of a query.
-struct QueryExecution {
-  typealias Match = (document: QueryDocument, bytes: EncodedDocument)
-
+final class QueryExecution {
   let reader: StoreReader
   let query: QueryModel
   let order: QueryOrder
   var statistics = QueryStatistics(plan: "")
   /// The top-level fields a document read decodes: those the query filters and orders on
   /// (and `reading`), UTF-8 in byte order. The rest of each document is stepped over.
-  private let projection: [[UInt8]]
+  let projection: [[UInt8]]
+  /// The fields the caller reads, for documents whose index entries vouch for the query's
+  /// own fields.
+  let readingProjection: [[UInt8]]
   private let explaining: Bool
   /// Collection numbers of the documents a collection-group index named so far.
-  private var numbers: [ResourcePath: CollectionNumber] = [:]
+  var numbers: [ResourcePath: CollectionNumber] = [:]
 
   /// - Parameters:
   ///   - reading: fields the caller reads from `QueryResult.queryDocuments` (an
@@ -61,6 +62,7 @@ struct QueryExecution {
     self.explaining = explaining
     order = QueryOrder(query.orderBys)
     projection = Self.topLevelNames(reading + order.orderBys.map(\.field) + Self.fields(of: query.filters))
+    readingProjection = Self.topLevelNames(reading)
   }
 
   private static func fields(of filters: [QueryFilter]) -> [FieldPath] {
@@ -78,18 +80,18 @@ struct QueryExecution {
     return names.sorted { $0.lexicographicallyPrecedes($1) }
   }
 
-  private var txn: ReadTransaction { reader.txn }
-  private var tables: Tables { reader.store.tables }
+  var txn: ReadTransaction { reader.txn }
+  var tables: Tables { reader.store.tables }
 
   /// A plan to run, on one collection or (a collection-group index) on the whole group.
   typealias PlannedRead = (plan: AccessPlan, collection: (number: CollectionNumber, path: ResourcePath)?)
 
   /// The plans of every conjunction, each for the collections it reads.
-  private mutating func plans(requireIndexes: Bool) throws -> [[PlannedRead]] {
+  private func plans(requireIndexes: Bool) throws -> [[PlannedRead]] {
     let conjunctions = Self.disjunctiveNormalForm(query.filters)
     let indexes = try reader.store.catalog.current(in: txn)
     let planner = QueryPlanner(
-      txn: txn, tables: tables, order: query.orderBys, limit: query.limit, indexes: indexes)
+      txn: txn, tables: tables, order: order.orderBys, limit: query.limit, indexes: indexes)
     if requireIndexes {
       for conjunction in conjunctions {
         if let missing = planner.missingIndex(conjunction, target: query.target, indexes: indexes) {
@@ -122,31 +124,17 @@ struct QueryExecution {
     }
   }
 
-  mutating func run(requireIndexes: Bool) throws -> QueryResult {
+  func run(requireIndexes: Bool) throws -> QueryResult {
     let reads = try plans(requireIndexes: requireIndexes)
-    var matches: [Match] = []
     let planned = Array(reads.joined())
-    if planned.count == 1, planned[0].plan.forward != nil, !planned[0].plan.mayRepeat {
-      // One walk in query order (or its reverse, for limit(toLast:)): nothing to merge.
-      matches = try execute(planned[0].plan, collection: planned[0].collection)
-      if query.limitType == .last { matches.reverse() }
-    } else {
-      var seen = Set<DocumentKey>()
-      for (plan, collection) in planned {
-        // An array-contains-any plan can meet a document once per element it contains, and
-        // an OR's conjunctions can meet it once each.
-        for match in try execute(plan, collection: collection) where seen.insert(match.document.key).inserted {
-          matches.append(match)
-        }
-      }
-      if matches.count > 1 { matches.sort { order.compare($0.document, $1.document) < 0 } }
+    // A lone plan may vouch for the filters itself (see `enforces`).
+    let filters = planned.count == 1 ? Self.disjunctiveNormalForm(query.filters).first : nil
+    var streams: [CandidateStream] = []
+    for (plan, collection) in planned {
+      streams += try self.streams(plan, collection: collection, enforcing: filters)
     }
-    if let limit = query.limit, matches.count > limit {
-      switch query.limitType {
-      case .first: matches.removeLast(matches.count - limit)
-      case .last: matches.removeFirst(matches.count - limit)
-      }
-    }
+    var matches = try merge(streams)
+    if query.limitType == .last { matches.reverse() }
     describe(reads)
     statistics.resultsReturned = matches.count
     return QueryResult(
@@ -156,7 +144,7 @@ struct QueryExecution {
   /// The number of results, counted from index entries alone when every plan answers
   /// the query by itself (equalities on its own keys, no cursors): no document is read.
   /// `nil` when some plan needs the documents.
-  mutating func countFromIndexes(requireIndexes: Bool) throws -> Int? {
+  func countFromIndexes(requireIndexes: Bool) throws -> Int? {
     guard query.startAt == nil, query.endAt == nil else { return nil }
     let reads = try plans(requireIndexes: requireIndexes)
     guard reads.count == 1, let conjunction = Self.disjunctiveNormalForm(query.filters).first else { return nil }
@@ -208,173 +196,28 @@ struct QueryExecution {
     }
   }
 
-  private mutating func describe(_ reads: [[PlannedRead]]) {
+  private func describe(_ reads: [[PlannedRead]]) {
     guard explaining else { return }
     let plans = reads.joined().map { $0.plan.describe() }
     statistics.plan = plans.isEmpty ? "no collection to read" : Self.summarize(plans)
   }
 
-  // MARK: - One plan
-
-  /// The matches of one plan, in query order when the plan reads in order (then at most
-  /// `limit` of them, from the right end), unordered otherwise.
-  private mutating func execute(_ plan: AccessPlan, collection: (number: CollectionNumber, path: ResourcePath)?)
-    throws -> [Match]
-  {
-    var matches: [Match] = []
-    let last = query.limitType == .last
-    // Reading in query order lets a limit stop the walk; limit(toLast:) reads backwards.
-    let forward = plan.forward.map { last ? !$0 : $0 }
-    let limit = plan.forward != nil ? query.limit : nil
-    let near = last ? query.endAt : query.startAt
-    let far = last ? query.startAt : query.endAt
-    var group: [Match] = []
-    var done = false
-
-    /// Accepts a document read; returns `false` once the walk can stop.
-    func accept(_ match: Match) -> Bool {
-      matches.append(match)
-      return limit.map { matches.count < $0 } ?? true
-    }
-    /// Checks a candidate; in an ordered walk, stops at the far cursor.
-    func consider(_ candidate: Match) -> Bool {
-      let document = candidate.document
-      guard order.includes(document), QueryMatcher.matches(query.filters, document) else { return true }
-      if forward != nil {
-        if let far, isBeyond(far, document, isStart: last) { return false }
-        if let near, isBeyond(near, document, isStart: !last) { return true }
-        return accept(candidate)
-      }
-      if order.isWithin(start: query.startAt, end: query.endAt, document) { matches.append(candidate) }
-      return true
-    }
-
-    /// Walks index ranges, considering the document each entry names.
-    func walkIndex(
-      _ ranges: [KeyRange], start: (key: [UInt8], value: [UInt8]?)?, number: CollectionNumber?,
-      key: (UnsafeRawBufferPointer) -> DocumentKey?
-    ) throws {
-      let ordered = forward == false ? ranges.reversed() : ranges
-      for range in ordered where !done && !range.isEmpty {
-        try txn.walk(tables.indexEntries, range, forward: forward ?? true, start: start) { entryKey, value in
-          statistics.indexEntriesRead += 1
-          guard let documentKey = key(value), let candidate = try load(documentKey, number: number) else {
-            return true
-          }
-          if forward != nil, FieldIndex.mayBeTruncated(entryKey) {
-            // A cut key may stand for several values: order its documents before use.
-            group.append(candidate)
-            return true
-          }
-          if !flush(&group) {
-            done = true
-            return false
-          }
-          done = !consider(candidate)
-          return !done
-        }
-        if !done, !flush(&group) { done = true }
-      }
-    }
-
-    switch plan.source {
-    case .ids(let ids):
-      let (_, path) = collection!
-      let ordered = forward == false ? ids.reversed() : ids
-      for id in ordered where !done {
-        if let candidate = try load(DocumentKey(path.appending(id)), number: collection!.number) {
-          done = !consider(candidate)
-        }
-      }
-    case .documents(let range):
-      let (number, path) = collection!
-      let start = near.flatMap { nameSeek($0, number, path) }.map { (key: $0.key, value: [UInt8]?.none) }
-      try txn.walk(tables.documents, range, forward: forward ?? true, start: forward != nil ? start : nil) {
-        key, bytes in
-        guard let id = KeyLayout.documentID(inKey: key) else {
-          throw HearthError.dataLoss("A document key in collection \(path) is not valid UTF-8")
-        }
-        return consider(try match(DocumentKey(path.appending(id)), bytes))
-      }
-    case .index(_, _, let prefix, let ranges):
-      let (number, path) = collection!
-      let start = forward != nil ? near.flatMap { indexSeek($0, plan, prefix, number, path) } : nil
-      try walkIndex(ranges, start: start, number: number) { value in
-        UTF8Text.string(value).map { DocumentKey(path.appending($0)) }
-      }
-    case .composite(let index, let prefixes, let rest, let ranges):
-      let start =
-        forward != nil && prefixes.count == 1
-        ? near.flatMap { compositeSeek($0, index, prefix: prefixes[0], rest: rest) } : nil
-      try walkIndex(ranges, start: start, number: collection?.number) { value in
-        CompositeIndex.documentKey(index, value, in: collection?.path)
-      }
-    }
-    return matches
-
-    /// Considers a buffered group of documents under one cut key, in the walk's order
-    /// (query order, or its reverse for `limit(toLast:)`).
-    func flush(_ group: inout [Match]) -> Bool {
-      defer { group.removeAll() }
-      let sorted = group.sorted { order.compare($0.document, $1.document) * (last ? -1 : 1) < 0 }
-      for candidate in sorted where !consider(candidate) { return false }
-      return true
-    }
-  }
-
-  /// Reads a document by key, in collection `number` when the plan knows it; `nil` when
-  /// it is gone (an index entry never outlives its document within one snapshot, so this
-  /// is only defensive).
-  private mutating func load(_ key: DocumentKey, number known: CollectionNumber?) throws -> Match? {
-    let number: CollectionNumber
-    if let known {
-      number = known
-    } else if let cached = numbers[key.collectionPath] {
-      number = cached
-    } else {
-      guard let found = try reader.store.registry.number(ofCollectionOf: key, in: txn) else { return nil }
-      numbers[key.collectionPath] = found
-      number = found
-    }
-    guard let bytes = try txn.get(KeyLayout.documentKey(number, key.documentID), in: tables.documents) else {
-      return nil
-    }
-    return try match(key, bytes)
-  }
-
-  /// A document read: its bytes verified once, the fields the query looks at decoded.
-  private mutating func match(_ key: DocumentKey, _ bytes: UnsafeRawBufferPointer) throws -> Match {
-    statistics.documentsRead += 1
-    let encoded = try EncodedDocument(key: key, verifying: bytes)
-    let fields = try DocumentCodec.decodeFields(bytes, key: key, named: projection)
-    return (QueryDocument(key: key, fields: fields), encoded)
-  }
-
-  /// Whether `document` lies past `bound` on the far side (before a start cursor, after
-  /// an end cursor) in query order.
-  private func isBeyond(_ bound: Bound, _ document: QueryDocument, isStart: Bool) -> Bool {
-    let position = order.compare(bound, document)
-    return isStart ? (bound.inclusive ? position > 0 : position >= 0) : (bound.inclusive ? position < 0 : position <= 0)
-  }
-
   // MARK: - Cursor seeks
 
   /// Where a cursor on `__name__` falls in this collection's documents table.
-  private func nameSeek(_ bound: Bound, _ number: CollectionNumber, _ path: ResourcePath) -> (key: [UInt8], id: String)?
-  {
+  func nameSeek(_ bound: Bound, _ number: CollectionNumber, _ path: ResourcePath) -> (key: [UInt8], id: String)? {
     guard let first = bound.values.first, order.orderBys.first?.field.isDocumentID == true,
       case .reference(let key) = first, key.collectionPath == path
     else { return nil }
     return (KeyLayout.documentKey(number, key.documentID), key.documentID)
   }
 
-  /// Where a cursor falls in an index read in query order: at the key of its first value
-  /// (when the index is on the first order-by field), and at its document ID among that
-  /// key's entries (when the next order-by is `__name__`).
-  private func indexSeek(
-    _ bound: Bound, _ plan: AccessPlan, _ prefix: [UInt8], _ number: CollectionNumber, _ path: ResourcePath
+  /// Where a cursor falls in index ranges read in query order: at the key of its first
+  /// value (when the index is on the first order-by field), and at its document ID among
+  /// that key's entries (when the next order-by is `__name__`, or the only one).
+  func indexSeek(
+    _ bound: Bound, field: FieldPath, prefix: [UInt8], ranges: [KeyRange], _ path: ResourcePath
   ) -> (key: [UInt8], value: [UInt8]?)? {
-    guard case .index(let field, let kind, _, let ranges) = plan.source, kind == .value else { return nil }
     let orderBys = order.orderBys
     func id(at index: Int) -> [UInt8]? {
       guard bound.values.count > index, orderBys[index].field.isDocumentID,
@@ -394,7 +237,7 @@ struct QueryExecution {
   /// Where a cursor falls in a declared index read in query order: after the equality
   /// prefix, the cursor's values of the index's ordered fields (as many as it gives in a
   /// row), and its document among their entries when it gives every order-by value.
-  private func compositeSeek(
+  func compositeSeek(
     _ bound: Bound, _ index: DeclaredIndex, prefix: [UInt8], rest: [IndexDefinition.Field]
   ) -> (key: [UInt8], value: [UInt8]?)? {
     let orderBys = order.orderBys

@@ -11,6 +11,8 @@ extension QueryPlanner {
     /// `nil` when the walk does not yield query order (several prefixes, or directions
     /// that match neither way).
     var forward: Bool?
+    /// The direction in which each prefix's entries are in query order.
+    var eachPrefixForward: Bool?
     /// Whether every equality and array filter of the conjunction is in the prefix
     /// (what production Firestore requires of the index it uses).
     var coversFilters: Bool
@@ -52,23 +54,21 @@ extension QueryPlanner {
       !filters.contains { $0.field == orderBy.field && $0.op == .equal }
     }
     guard rest.map(\.path) == ordered.map(\.field) else { return nil }
-    var forward: Bool?
-    if prefixes.count == 1 {
-      let agreements = zip(rest, ordered).map { ($0.mode == .descending) == $1.descending }
-      if agreements.allSatisfy({ $0 }) {
-        forward = true
-      } else if agreements.allSatisfy({ !$0 }) {
-        forward = false
-      }
-      // Ties walk in the index's name direction; the query's must agree with the walk.
-      if let walk = forward, (index.definition.namesDescending == order.last!.descending) != walk {
-        forward = nil
-      }
+    var direction: Bool?
+    let agreements = zip(rest, ordered).map { ($0.mode == .descending) == $1.descending }
+    if agreements.allSatisfy({ $0 }) {
+      direction = true
+    } else if agreements.allSatisfy({ !$0 }) {
+      direction = false
+    }
+    // Ties walk in the index's name direction; the query's must agree with the walk.
+    if let walk = direction, (index.definition.namesDescending == order.last!.descending) != walk {
+      direction = nil
     }
     let equalityFields = filters.filter { [.equal, .in, .arrayContains, .arrayContainsAny].contains($0.op) }
       .map(\.field).filter { !$0.isDocumentID }
     return CompositeFit(
-      prefixes: prefixes, rest: rest, forward: forward,
+      prefixes: prefixes, rest: rest, forward: prefixes.count == 1 ? direction : nil, eachPrefixForward: direction,
       coversFilters: equalityFields.allSatisfy(consumed.contains))
   }
 
@@ -84,10 +84,11 @@ extension QueryPlanner {
       return componentRange(prefix, first, filters.filter { $0.field == first.path && $0.op.isRange })
     }
     let estimate =
-      fit.rest.isEmpty ? try count(ranges) : try sample(tables.indexEntries, ranges, ordered: fit.forward != nil)
+      fit.rest.isEmpty
+      ? try count(ranges) : try sample(tables.indexEntries, ranges, ordered: fit.eachPrefixForward != nil)
     return AccessPlan(
       source: .composite(index: index, prefixes: prefixes, rest: fit.rest, ranges: ranges), forward: fit.forward,
-      estimate: estimate,
+      eachRangeForward: fit.eachPrefixForward, estimate: estimate,
       describe: {
         let fields = index.definition.fields.map { "\($0.path) \($0.mode)" }.joined(separator: ", ")
         return "\(index.definition.scope == .collection ? "composite" : "collection-group") index on "
@@ -146,7 +147,7 @@ extension QueryPlanner {
       guard needsComposite else { return nil }
       let candidates = indexes.indexes(for: path.last!, scope: .collection)
       if candidates.contains(where: {
-        fit($0, filters, collection: .root).map { $0.coversFilters && $0.forward != nil } ?? false
+        fit($0, filters, collection: .root).map { $0.coversFilters && $0.eachPrefixForward != nil } ?? false
       }) {
         return nil
       }
@@ -156,7 +157,7 @@ extension QueryPlanner {
       let candidates = indexes.indexes(for: collectionID, scope: .collectionGroup)
       if candidates.contains(where: { index in
         guard let fit = fit(index, filters, collection: nil), fit.coversFilters else { return false }
-        return fit.forward != nil || ordered.isEmpty
+        return fit.eachPrefixForward != nil || ordered.isEmpty
       }) {
         return nil
       }

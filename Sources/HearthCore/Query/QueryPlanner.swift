@@ -19,20 +19,22 @@ struct AccessPlan {
   /// Reading the source forward (`true`) or backward (`false`) yields query order; `nil`
   /// when it does not, and the matches are sorted.
   var forward: Bool?
+  /// Reading each range on its own in this direction yields query order: the ranges of an
+  /// `in`, or of several equality prefixes, are then merged. `nil` when a range's entries
+  /// are not in query order.
+  var eachRangeForward: Bool?
   /// Entries it is expected to read.
   var estimate: Int
   /// The plan in words, for `explain()` (built only when asked: a value's text costs more
   /// than running a small query).
   var describe: () -> String
 
-  /// Whether one walk can meet a document twice: an array index read for several
-  /// elements, where a document holding two of them has an entry under each.
-  var mayRepeat: Bool {
+  /// The ranges the plan reads (none for a lookup by ID).
+  var ranges: [KeyRange] {
     switch source {
-    case .documents, .ids: false
-    case .index(_, let kind, _, let ranges): kind == .arrayElement && ranges.count > 1
-    case .composite(let index, let prefixes, _, _):
-      prefixes.count > 1 && index.definition.fields.contains { $0.mode == .contains }
+    case .documents(let range): [range]
+    case .ids: []
+    case .index(_, _, _, let ranges), .composite(_, _, _, let ranges): ranges
     }
   }
 }
@@ -55,8 +57,21 @@ struct QueryPlanner {
 
   /// The best plan for one collection.
   func plan(_ filters: [FieldFilter], collection: CollectionNumber, path: ResourcePath) throws -> AccessPlan {
+    var candidates: [AccessPlan] = []
+    for index in indexes.indexes(for: path.last!, scope: .collection) {
+      if let plan = try compositePlan(index, filters, collection: collection) { candidates.append(plan) }
+    }
+    // A declared index read in query order that covers every filter stops at the limit:
+    // taken without weighing the others, as production Firestore takes it.
+    if limit != nil,
+      let served = candidates.first(where: { plan in
+        plan.forward != nil && filters.allSatisfy { covers(plan, $0) }
+      })
+    {
+      return best([served], filters)
+    }
     let overrides = indexes.modes(path.last!)
-    var candidates = [try documentsPlan(filters, collection, path)]
+    candidates.append(try documentsPlan(filters, collection, path))
     var fields: [FieldPath] = []
     for filter in filters where !filter.field.isDocumentID && !fields.contains(filter.field) {
       fields.append(filter.field)
@@ -75,9 +90,6 @@ struct QueryPlanner {
     {
       candidates.append(plan)
     }
-    for index in indexes.indexes(for: path.last!, scope: .collection) {
-      if let plan = try compositePlan(index, filters, collection: collection) { candidates.append(plan) }
-    }
     return best(candidates, filters)
   }
 
@@ -92,14 +104,17 @@ struct QueryPlanner {
 
   private func best(_ plans: [AccessPlan], _ filters: [FieldFilter]) -> AccessPlan {
     var candidates = plans
-    for index in candidates.indices where candidates[index].forward != nil {
+    for index in candidates.indices where candidates[index].eachRangeForward != nil {
       if let limit {
+        // A walk in query order stops at the limit; a merge of several reads one more a range.
         let served = filters.allSatisfy { covers(candidates[index], $0) }
-        candidates[index].estimate = min(candidates[index].estimate, served ? limit + 1 : limit * 8 + 1)
+        let ranges = candidates[index].forward != nil ? 1 : max(candidates[index].ranges.count, 1)
+        candidates[index].estimate = min(candidates[index].estimate, (served ? limit : limit * 8) + ranges)
       }
     }
     return candidates.min {
-      $0.estimate != $1.estimate ? $0.estimate < $1.estimate : ($0.forward != nil && $1.forward == nil)
+      $0.estimate != $1.estimate
+        ? $0.estimate < $1.estimate : ($0.eachRangeForward != nil && $1.eachRangeForward == nil)
     }!
   }
 
@@ -117,7 +132,7 @@ struct QueryPlanner {
       }
       let sorted = Array(Set(ids)).sorted { Value.compareUTF8($0, $1) < 0 }
       return AccessPlan(
-        source: .ids(sorted), forward: ordered, estimate: sorted.count,
+        source: .ids(sorted), forward: ordered, eachRangeForward: ordered, estimate: sorted.count,
         describe: { "documents of \(path) by ID (\(sorted.count))" })
     }
     var range = KeyRange.prefixed(collection.bytes)
@@ -135,7 +150,7 @@ struct QueryPlanner {
     }
     let estimate = narrowed ? try sample(tables.documents, [range], ordered: ordered != nil) : Self.large * 2
     return AccessPlan(
-      source: .documents(range), forward: ordered, estimate: estimate,
+      source: .documents(range), forward: ordered, eachRangeForward: ordered, estimate: estimate,
       describe: { "documents of \(path)\(narrowed ? " within an ID range" : "") (scan)" })
   }
 
@@ -164,9 +179,12 @@ struct QueryPlanner {
       return nil
     }
     let exact = ranges.allSatisfy(\.isExact)
-    let ordered = isOrdered(by: [field]) ?? ((exact && ranges.count == 1) ? isOrdered(by: []) : nil)
+    // Within one exact key, entries are in document-ID order.
+    let eachOrdered = isOrdered(by: [field]) ?? (exact ? isOrdered(by: []) : nil)
+    let ordered = isOrdered(by: [field]) ?? (ranges.count == 1 ? eachOrdered : nil)
     return AccessPlan(
       source: .index(field: field, kind: .value, prefix: prefix, ranges: ranges), forward: ordered,
+      eachRangeForward: eachOrdered,
       estimate: exact ? try count(ranges) : try sample(tables.indexEntries, ranges, ordered: ordered != nil),
       describe: { "index on \(field) (\(what()))" })
   }
@@ -187,7 +205,8 @@ struct QueryPlanner {
     let ranges = exactRanges(prefix, elements.filter(QueryMatcher.isMatchable))
     return AccessPlan(
       source: .index(field: field, kind: .arrayElement, prefix: prefix, ranges: ranges),
-      forward: ranges.count == 1 ? isOrdered(by: []) : nil, estimate: try count(ranges),
+      forward: ranges.count == 1 ? isOrdered(by: []) : nil, eachRangeForward: isOrdered(by: []),
+      estimate: try count(ranges),
       describe: { "array index on \(field) (contains \(ranges.count == 1 ? "1 value" : "any of \(ranges.count)"))" })
   }
 
@@ -199,7 +218,8 @@ struct QueryPlanner {
     else { return nil }
     return AccessPlan(
       source: .index(field: first.field, kind: .value, prefix: prefix, ranges: [.prefixed(prefix)]),
-      forward: forward, estimate: Self.large, describe: { "index on \(first.field) (in order)" })
+      forward: forward, eachRangeForward: forward, estimate: Self.large,
+      describe: { "index on \(first.field) (in order)" })
   }
 
   // MARK: - Pieces

@@ -1,0 +1,300 @@
+import HearthStorage
+
+/// A document a query read: as the query sees it, and its verified bytes.
+struct Candidate {
+  var document: QueryDocument
+  var bytes: EncodedDocument
+  /// The index entry that named it guarantees every filter and order-by field, so only
+  /// the fields the caller reads were decoded and nothing needs re-checking.
+  var enforced: Bool
+}
+
+/// The candidates of one plan, or of one range of it, in walk order: query order, or its
+/// reverse for `limit(toLast:)`. Several streams are merged (see `merge`).
+final class CandidateStream {
+  enum Source {
+    /// Index entries, each naming a document (in collection `number`, when known).
+    case entries(RangeWalker, number: CollectionNumber?, name: (UnsafeRawBufferPointer) -> DocumentKey?)
+    /// A collection's documents, from the documents table.
+    case documents(RangeWalker, number: CollectionNumber, path: ResourcePath)
+    /// Documents looked up by ID, in walk order.
+    case ids([String], number: CollectionNumber, path: ResourcePath)
+    /// Nothing beyond `ahead`.
+    case none
+  }
+
+  let source: Source
+  /// Whether documents named by whole (uncut) index keys may skip the re-check.
+  let enforced: Bool
+  /// Candidates read in advance (a cut key's documents, sorted; or a whole unordered
+  /// plan), the next one last.
+  var ahead: [Candidate] = []
+  /// An entry read past a cut key's documents, to take next.
+  var held: Cursor.Entry?
+  var nextID = 0
+
+  init(_ source: Source, enforced: Bool = false) {
+    self.source = source
+    self.enforced = enforced
+  }
+}
+
+/// The streams' next candidates, the first in walk order on top.
+struct CandidateHeap {
+  private var items: [(candidate: Candidate, stream: Int)] = []
+  let precedes: (Candidate, Candidate) -> Bool
+
+  init(_ precedes: @escaping (Candidate, Candidate) -> Bool) { self.precedes = precedes }
+
+  mutating func insert(_ candidate: Candidate, stream: Int) {
+    items.append((candidate, stream))
+    var child = items.count - 1
+    while child > 0 {
+      let parent = (child - 1) / 2
+      guard precedes(items[child].candidate, items[parent].candidate) else { break }
+      items.swapAt(child, parent)
+      child = parent
+    }
+  }
+
+  mutating func popFirst() -> (candidate: Candidate, stream: Int)? {
+    guard !items.isEmpty else { return nil }
+    items.swapAt(0, items.count - 1)
+    let first = items.removeLast()
+    var parent = 0
+    while true {
+      let left = 2 * parent + 1
+      let right = left + 1
+      var least = parent
+      if left < items.count, precedes(items[left].candidate, items[least].candidate) { least = left }
+      if right < items.count, precedes(items[right].candidate, items[least].candidate) { least = right }
+      guard least != parent else { return first }
+      items.swapAt(parent, least)
+      parent = least
+    }
+  }
+}
+
+extension QueryExecution {
+  /// Whether `a` comes before `b` in the walk's order.
+  func walkOrder(_ a: Candidate, _ b: Candidate) -> Bool {
+    let position = order.compare(a.document, b.document)
+    return query.limitType == .last ? position > 0 : position < 0
+  }
+
+  /// The streams of one plan: one walk when reading it yields query order; one walk a
+  /// range, to merge, when each range does; otherwise everything it finds, sorted.
+  ///
+  /// - Parameter filters: the query's only conjunction, when this is its only plan.
+  func streams(
+    _ plan: AccessPlan, collection: (number: CollectionNumber, path: ResourcePath)?, enforcing filters: [FieldFilter]?
+  ) throws -> [CandidateStream] {
+    let last = query.limitType == .last
+    let near = last ? query.endAt : query.startAt
+    if let direction = plan.forward {
+      let enforced = filters.map { enforces(plan, $0) } ?? false
+      return [
+        try stream(plan, collection, ranges: plan.ranges, prefix: 0, forward: direction != last, near: near, enforced)
+      ]
+    }
+    if let direction = plan.eachRangeForward {
+      return try plan.ranges.indices.map { index in
+        try stream(
+          plan, collection, ranges: [plan.ranges[index]], prefix: index, forward: direction != last, near: near)
+      }
+    }
+    let all = try stream(plan, collection, ranges: plan.ranges, prefix: 0, forward: true, near: nil)
+    var found: [Candidate] = []
+    while let candidate = try next(all) {
+      let document = candidate.document
+      if order.includes(document), QueryMatcher.matches(query.filters, document),
+        order.isWithin(start: query.startAt, end: query.endAt, document)
+      {
+        found.append(candidate)
+      }
+    }
+    found.sort { walkOrder($1, $0) }
+    let sorted = CandidateStream(.none)
+    sorted.ahead = found
+    return [sorted]
+  }
+
+  /// A stream over `ranges` of the plan's source (`prefix`: which equality prefix of a
+  /// declared index they belong to, for a cursor's seek).
+  private func stream(
+    _ plan: AccessPlan, _ collection: (number: CollectionNumber, path: ResourcePath)?, ranges: [KeyRange],
+    prefix index: Int, forward: Bool, near: Bound?, _ enforced: Bool = false
+  ) throws -> CandidateStream {
+    switch plan.source {
+    case .ids(let ids):
+      let (number, path) = collection!
+      return CandidateStream(.ids(forward ? ids : ids.reversed(), number: number, path: path))
+    case .documents:
+      let (number, path) = collection!
+      let start = near.flatMap { nameSeek($0, number, path) }.map { (key: $0.key, value: [UInt8]?.none) }
+      let walker = try RangeWalker(txn, tables.documents, ranges, forward: forward, start: start)
+      return CandidateStream(.documents(walker, number: number, path: path), enforced: enforced)
+    case .index(let field, let kind, let prefix, _):
+      let (number, path) = collection!
+      let start =
+        kind == .value ? near.flatMap { indexSeek($0, field: field, prefix: prefix, ranges: ranges, path) } : nil
+      let walker = try RangeWalker(txn, tables.indexEntries, ranges, forward: forward, start: start)
+      return CandidateStream(
+        .entries(walker, number: number, name: { UTF8Text.string($0).map { DocumentKey(path.appending($0)) } }),
+        enforced: enforced)
+    case .composite(let declared, let prefixes, let rest, _):
+      let start = near.flatMap { compositeSeek($0, declared, prefix: prefixes[index], rest: rest) }
+      let walker = try RangeWalker(txn, tables.indexEntries, ranges, forward: forward, start: start)
+      return CandidateStream(
+        .entries(
+          walker, number: collection?.number,
+          name: { CompositeIndex.documentKey(declared, $0, in: collection?.path) }),
+        enforced: enforced)
+    }
+  }
+
+  /// Whether every entry the plan reads (under a whole key) is a match with every
+  /// order-by field: its ranges are exact keys of each filter's values and it walks in
+  /// query order, without cursors to check.
+  private func enforces(_ plan: AccessPlan, _ filters: [FieldFilter]) -> Bool {
+    guard query.startAt == nil, query.endAt == nil, plan.forward != nil,
+      Set(filters.map(\.field)).count == filters.count
+    else { return false }
+    switch plan.source {
+    case .documents: return filters.isEmpty
+    case .ids: return false
+    case .index(let field, let kind, _, _):
+      let exact: [FilterOperator] = kind == .value ? [.equal, .in] : [.arrayContains, .arrayContainsAny]
+      return filters.allSatisfy { $0.field == field && exact.contains($0.op) }
+    case .composite(let index, _, let rest, _):
+      let prefixFields = index.definition.fields.dropLast(rest.count).map(\.path)
+      return filters.allSatisfy { filter in
+        prefixFields.contains(filter.field) && [.equal, .in, .arrayContains, .arrayContainsAny].contains(filter.op)
+      }
+    }
+  }
+
+  /// The stream's next candidate, or `nil` when it has no more.
+  func next(_ stream: CandidateStream) throws -> Candidate? {
+    if let candidate = stream.ahead.popLast() { return candidate }
+    switch stream.source {
+    case .none:
+      return nil
+    case .ids(let ids, let number, let path):
+      while stream.nextID < ids.count {
+        stream.nextID += 1
+        if let candidate = try load(DocumentKey(path.appending(ids[stream.nextID - 1])), number: number) {
+          return candidate
+        }
+      }
+      return nil
+    case .documents(let walker, _, let path):
+      guard let (key, bytes) = try walker.next() else { return nil }
+      guard let id = KeyLayout.documentID(inKey: key) else {
+        throw HearthError.dataLoss("A document key in collection \(path) is not valid UTF-8")
+      }
+      return try match(DocumentKey(path.appending(id)), bytes, enforced: stream.enforced)
+    case .entries(let walker, let number, let name):
+      while true {
+        let entry: Cursor.Entry
+        if let held = stream.held {
+          entry = held
+          stream.held = nil
+        } else {
+          guard let read = try walker.next() else { return nil }
+          statistics.indexEntriesRead += 1
+          entry = read
+        }
+        let cut = FieldIndex.mayBeTruncated(entry.key)
+        guard let key = name(entry.value),
+          let candidate = try load(key, number: number, enforced: stream.enforced && !cut)
+        else { continue }
+        guard cut else { return candidate }
+        // A cut key may stand for several values: its documents are ordered before use.
+        var group = [candidate]
+        while let read = try walker.next() {
+          statistics.indexEntriesRead += 1
+          guard read.key.elementsEqual(entry.key) else {
+            stream.held = read
+            break
+          }
+          if let key = name(read.value), let candidate = try load(key, number: number) { group.append(candidate) }
+        }
+        group.sort { walkOrder($1, $0) }
+        stream.ahead = group
+        return stream.ahead.popLast()
+      }
+    }
+  }
+
+  /// The streams merged in walk order, each document once, checked against the filters,
+  /// order-by fields and cursors, up to the limit. A stream is read only when its next
+  /// candidate is needed, so a limited query reads no more than it returns, plus one
+  /// candidate a stream.
+  func merge(_ streams: [CandidateStream]) throws -> [Candidate] {
+    let last = query.limitType == .last
+    let near = last ? query.endAt : query.startAt
+    let far = last ? query.startAt : query.endAt
+    var heads = CandidateHeap { [self] in walkOrder($0, $1) }
+    for (index, stream) in streams.enumerated() {
+      if let candidate = try next(stream) { heads.insert(candidate, stream: index) }
+    }
+    var results: [Candidate] = []
+    var previous: DocumentKey?
+    var refill: Int?
+    while query.limit.map({ results.count < $0 }) ?? true {
+      if let stream = refill, let candidate = try next(streams[stream]) { heads.insert(candidate, stream: stream) }
+      guard let (candidate, stream) = heads.popFirst() else { break }
+      refill = stream
+      // Copies of one document (met under several array elements, or by several
+      // conjunctions of an OR) come out of the merge together.
+      guard candidate.document.key != previous else { continue }
+      previous = candidate.document.key
+      let document = candidate.document
+      guard candidate.enforced || (order.includes(document) && QueryMatcher.matches(query.filters, document)) else {
+        continue
+      }
+      if let far, isBeyond(far, document, isStart: last) { break }
+      if let near, isBeyond(near, document, isStart: !last) { continue }
+      results.append(candidate)
+    }
+    return results
+  }
+
+  /// Reads a document by key, in collection `number` when the plan knows it; `nil` when
+  /// it is gone (an index entry never outlives its document within one snapshot, so this
+  /// is only defensive).
+  private func load(_ key: DocumentKey, number known: CollectionNumber?, enforced: Bool = false) throws -> Candidate? {
+    let number: CollectionNumber
+    if let known {
+      number = known
+    } else if let cached = numbers[key.collectionPath] {
+      number = cached
+    } else {
+      guard let found = try reader.store.registry.number(ofCollectionOf: key, in: txn) else { return nil }
+      numbers[key.collectionPath] = found
+      number = found
+    }
+    guard let bytes = try txn.get(KeyLayout.documentKey(number, key.documentID), in: tables.documents) else {
+      return nil
+    }
+    return try match(key, bytes, enforced: enforced)
+  }
+
+  /// A document read: its bytes verified once, and the fields the query looks at decoded
+  /// (only those the caller reads, when its index entry vouches for the rest).
+  private func match(_ key: DocumentKey, _ bytes: UnsafeRawBufferPointer, enforced: Bool) throws -> Candidate {
+    statistics.documentsRead += 1
+    let encoded = try EncodedDocument(key: key, verifying: bytes)
+    let names = enforced ? readingProjection : projection
+    let fields = names.isEmpty ? [:] : try DocumentCodec.decodeFields(bytes, key: key, named: names)
+    return Candidate(document: QueryDocument(key: key, fields: fields), bytes: encoded, enforced: enforced)
+  }
+
+  /// Whether `document` lies past `bound` on the far side (before a start cursor, after
+  /// an end cursor) in query order.
+  private func isBeyond(_ bound: Bound, _ document: QueryDocument, isStart: Bool) -> Bool {
+    let position = order.compare(bound, document)
+    return isStart ? (bound.inclusive ? position > 0 : position >= 0) : (bound.inclusive ? position < 0 : position <= 0)
+  }
+}
