@@ -27,6 +27,8 @@ run ls users/alice
 run get users/alice
 run get --meta rooms/general
 run ls users/alice/posts --limit 3
+run query group:posts where likes '>=' 450 order by likes desc limit 3 --ids
+run explain group:posts where tags array-contains '"swift"' order by createdAt desc limit 5
 
 if [ -t 0 ] && [ -t 1 ]; then
   cat <<TOUR
@@ -38,6 +40,9 @@ Opening the doc shell on $db. Try:
   set users/alice/posts/hello {"title": "Hello", "likes": 0}
   update users/alice {"isPremium": true}
   rm users/alice/posts/hello
+  query group:posts where tags array-contains "swift" order by createdAt desc limit 5 --table
+  query users/alice/posts where likes > 100 count
+  explain users/alice/posts where likes > 100 order by likes desc
   help
 Ctrl-D or exit leaves.
 TOUR

@@ -19,3 +19,6 @@ batch.setData(["since": FieldValue.serverTimestamp()], forDocument: db.document(
 batch.setData(["since": FieldValue.serverTimestamp()], forDocument: db.document("users/bob/followers/alice"))
 try batch.commit()
 print(try db.document("users/bob").listCollections().map(\.collectionID))  // ["followers"]
+
+let popular = db.collectionGroup("posts").whereField("likes", isLessThan: 10).order(by: "likes", descending: true)
+print(try popular.limit(to: 10).getDocuments().documents.compactMap { $0["title"] as? String })  // ["Hello"]

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The README's Swift example is `Examples/Quickstart/main.swift`: the two must not drift,
-/// and the example must run.
+/// and the example must run; its shell examples must run on the demo database.
 @Suite struct ReadmeTests {
   static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent()
@@ -10,6 +10,11 @@ import Testing
   /// The built `quickstart` example, next to `hearth`.
   static let quickstart: URL? = hearthExecutable.map {
     $0.deletingLastPathComponent().appendingPathComponent("quickstart")
+  }.flatMap { FileManager.default.isExecutableFile(atPath: $0.path) ? $0 : nil }
+
+  /// The demo database writer, next to `hearth`.
+  static let demoWriter: URL? = hearthExecutable.map {
+    $0.deletingLastPathComponent().appendingPathComponent("hearth-demo")
   }.flatMap { FileManager.default.isExecutableFile(atPath: $0.path) ? $0 : nil }
 
   @Test func theSwiftExampleIsTheQuickstartFile() throws {
@@ -34,7 +39,52 @@ import Testing
     let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     process.waitUntilExit()
     #expect(process.terminationStatus == 0)
-    #expect(printed == "alice Alice\n[\"followers\"]\n")
+    #expect(printed == "alice Alice\n[\"followers\"]\n[\"Hello\"]\n")
     #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("quickstart.hearth/data.mdb").path))
+  }
+
+  /// Every `hearth --db demo.hearth …` line of the README runs on a fresh demo database
+  /// and prints something.
+  @Test(.enabled(if: demoWriter != nil, "the demo writer is not built (run swift build first)"))
+  func theShellExamplesRunOnTheDemoDatabase() throws {
+    let fixture = ShellFixture()
+    let writer = Process()
+    writer.executableURL = Self.demoWriter
+    writer.arguments = [fixture.path]
+    writer.standardOutput = FileHandle.nullDevice
+    try writer.run()
+    writer.waitUntilExit()
+    #expect(writer.terminationStatus == 0)
+    let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+    let commands = readme.split(separator: "\n").filter { $0.hasPrefix("hearth --db demo.hearth ") }
+    #expect(commands.count >= 4)
+    for command in commands {
+      let words = Self.shellWords(command.dropFirst("hearth ".count)).map { $0 == "demo.hearth" ? fixture.path : $0 }
+      let outcome = fixture.run(arguments: words)
+      #expect(outcome.status == 0, "\(command): \(outcome.stderr)")
+      #expect(!outcome.stdout.isEmpty, "\(command)")
+    }
+  }
+
+  /// A command line split as a POSIX shell splits it: on spaces, with '…' and "…" quoting.
+  static func shellWords(_ line: Substring) -> [String] {
+    var words: [String] = []
+    var word: String?
+    var quote: Character?
+    for character in line {
+      if let open = quote {
+        if character == open { quote = nil } else { word!.append(character) }
+      } else if character == "'" || character == "\"" {
+        quote = character
+        word = word ?? ""
+      } else if character == " " {
+        if let finished = word { words.append(finished) }
+        word = nil
+      } else {
+        word = (word ?? "") + String(character)
+      }
+    }
+    if let finished = word { words.append(finished) }
+    return words
   }
 }
