@@ -154,24 +154,37 @@ extension QueryExecution {
   }
 
   /// Whether every entry the plan reads (under a whole key) is a match with every
-  /// order-by field: its ranges are exact keys of each filter's values and it walks in
-  /// query order, without cursors to check.
+  /// order-by field: its ranges are exact keys of each filter's values, or the bounds of
+  /// the range filters on the one field it walks, and it walks in query order, without
+  /// cursors to check.
   private func enforces(_ plan: AccessPlan, _ filters: [FieldFilter]) -> Bool {
-    guard query.startAt == nil, query.endAt == nil, plan.forward != nil,
-      Set(filters.map(\.field)).count == filters.count
-    else { return false }
+    guard query.startAt == nil, query.endAt == nil, plan.forward != nil else { return false }
+    let exact = filters.filter { !$0.op.isRange }
+    let ranges = filters.filter(\.op.isRange)
+    guard Set(exact.map(\.field)).count == exact.count, Self.boundsAreExact(ranges) else { return false }
     switch plan.source {
     case .documents: return filters.isEmpty
     case .ids: return false
     case .index(let field, let kind, _, _):
-      let exact: [FilterOperator] = kind == .value ? [.equal, .in] : [.arrayContains, .arrayContainsAny]
-      return filters.allSatisfy { $0.field == field && exact.contains($0.op) }
+      let operators: [FilterOperator] = kind == .value ? [.equal, .in] : [.arrayContains, .arrayContainsAny]
+      return exact.allSatisfy { $0.field == field && operators.contains($0.op) }
+        && (ranges.isEmpty || (kind == .value && exact.isEmpty && ranges.allSatisfy { $0.field == field }))
     case .composite(let index, _, let rest, _):
       let prefixFields = index.definition.fields.dropLast(rest.count).map(\.path)
-      return filters.allSatisfy { filter in
+      return exact.allSatisfy { filter in
         prefixFields.contains(filter.field) && [.equal, .in, .arrayContains, .arrayContainsAny].contains(filter.op)
-      }
+      } && ranges.allSatisfy { $0.field == rest.first?.path }
     }
+  }
+
+  /// Whether a key range built from these range filters (on one field) holds exactly the
+  /// values they admit: within their type class, except that NaN sorts below every
+  /// number, so numbers need a lower bound to leave it out.
+  private static func boundsAreExact(_ ranges: [FieldFilter]) -> Bool {
+    guard let first = ranges.first else { return true }
+    guard ranges.allSatisfy({ $0.field == first.field }) else { return false }
+    return !first.value.isNumber
+      || ranges.contains { $0.op == .greaterThan || $0.op == .greaterThanOrEqual }
   }
 
   /// The stream's next candidate, or `nil` when it has no more.
@@ -265,16 +278,8 @@ extension QueryExecution {
   /// it is gone (an index entry never outlives its document within one snapshot, so this
   /// is only defensive).
   private func load(_ key: DocumentKey, number known: CollectionNumber?, enforced: Bool = false) throws -> Candidate? {
-    let number: CollectionNumber
-    if let known {
-      number = known
-    } else if let cached = numbers[key.collectionPath] {
-      number = cached
-    } else {
-      guard let found = try reader.store.registry.number(ofCollectionOf: key, in: txn) else { return nil }
-      numbers[key.collectionPath] = found
-      number = found
-    }
+    // The registry caches numbers by a slice of the document's path: no path is built.
+    guard let number = try known ?? reader.store.registry.number(ofCollectionOf: key, in: txn) else { return nil }
     guard let bytes = try txn.get(KeyLayout.documentKey(number, key.documentID), in: tables.documents) else {
       return nil
     }

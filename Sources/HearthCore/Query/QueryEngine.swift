@@ -49,8 +49,6 @@ final class QueryExecution {
   /// own fields.
   let readingProjection: [[UInt8]]
   private let explaining: Bool
-  /// Collection numbers of the documents a collection-group index named so far.
-  var numbers: [ResourcePath: CollectionNumber] = [:]
 
   /// - Parameters:
   ///   - reading: fields the caller reads from `QueryResult.queryDocuments` (an
