@@ -29,6 +29,9 @@ final class CandidateStream {
   /// Candidates read in advance (a cut key's documents, sorted; or a whole unordered
   /// plan), the next one last.
   var ahead: [Candidate] = []
+  /// Whether it can hold one document twice (a whole plan read at once, which met a
+  /// document once for each array element it holds).
+  var mayRepeat = false
   /// An entry read past a cut key's documents, to take next.
   var held: Cursor.Entry?
   var nextID = 0
@@ -116,6 +119,7 @@ extension QueryExecution {
     found.sort { walkOrder($1, $0) }
     let sorted = CandidateStream(.none)
     sorted.ahead = found
+    sorted.mayRepeat = true
     return [sorted]
   }
 
@@ -253,6 +257,10 @@ extension QueryExecution {
       if let candidate = try next(stream) { heads.insert(candidate, stream: index) }
     }
     var results: [Candidate] = []
+    results.reserveCapacity(min(query.limit ?? 16, 256))
+    // One walk meets each document once; several streams, or a whole plan read at once,
+    // can meet one twice.
+    let mayRepeat = streams.count > 1 || streams.contains(where: \.mayRepeat)
     var previous: DocumentKey?
     var refill: Int?
     while query.limit.map({ results.count < $0 }) ?? true {
@@ -261,8 +269,10 @@ extension QueryExecution {
       refill = stream
       // Copies of one document (met under several array elements, or by several
       // conjunctions of an OR) come out of the merge together.
-      guard candidate.document.key != previous else { continue }
-      previous = candidate.document.key
+      if mayRepeat {
+        guard candidate.document.key != previous else { continue }
+        previous = candidate.document.key
+      }
       let document = candidate.document
       guard candidate.enforced || (order.includes(document) && QueryMatcher.matches(query.filters, document)) else {
         continue

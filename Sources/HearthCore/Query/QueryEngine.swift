@@ -20,8 +20,10 @@ public struct QueryResult: Sendable {
 
 extension StoreReader {
   /// Runs `query` on this snapshot: for each conjunction of its filters (an OR splits
-  /// into several) and each collection it reads, the plan `QueryPlanner` picks; every
-  /// document read is checked against all filters, order-by fields and cursors.
+  /// into several) and each collection it reads, the plan `QueryPlanner` picks; their
+  /// candidates are merged in query order up to the limit, and every document read is
+  /// checked against all filters, order-by fields and cursors, unless the index entry
+  /// that named it proves the match.
   ///
   /// - Throws: `dataLoss` when a document it reads is damaged.
   ///
@@ -74,7 +76,11 @@ final class QueryExecution {
 
   /// The distinct first segments of `fields` (not `__name__`), as UTF-8 in byte order.
   private static func topLevelNames(_ fields: [FieldPath]) -> [[UInt8]] {
-    let names = Set(fields.filter { !$0.isDocumentID }.compactMap { $0.first.map { Array($0.utf8) } })
+    var names: [[UInt8]] = []
+    for field in fields where !field.isDocumentID {
+      guard let first = field.first.map({ Array($0.utf8) }), !names.contains(first) else { continue }
+      names.append(first)
+    }
     return names.sorted { $0.lexicographicallyPrecedes($1) }
   }
 

@@ -42,8 +42,9 @@ struct AccessPlan {
 /// Chooses, for one conjunction of filters on one collection, the index and key ranges
 /// that read the fewest entries: an equality (exactly counted), then `in` and
 /// `array-contains`, then one range or the order-by field; a collection scan when
-/// nothing fits. Every filter is still checked on each document read, so a plan only
-/// has to find a superset of the matches.
+/// nothing fits. Every filter is still checked on each document read (unless the plan's
+/// exact keys prove the match, see `QueryExecution.streams`), so a plan only has to find
+/// a superset of the matches.
 struct QueryPlanner {
   let txn: ReadTransaction
   let tables: Tables
