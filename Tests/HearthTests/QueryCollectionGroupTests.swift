@@ -122,6 +122,32 @@ struct QueryCollectionGroupTests {
     #expect(filtered.count.intValue == 2)
   }
 
+  /// A collection-group index names documents by path; collections whose IDs differ only
+  /// by Unicode normalisation ("é" and "e" + U+0301) are different collections, and each
+  /// result must be its own document.
+  @Test func aGroupIndexTellsApartCollectionsThatLookAlike() throws {
+    let db = try openQueryDatabase()
+    defer { db.close() }
+    try db.declareIndexes(
+      json: """
+        {"indexes": [{"collectionGroup": "posts", "queryScope": "COLLECTION_GROUP",
+          "fields": [{"fieldPath": "kind", "order": "ASCENDING"}, {"fieldPath": "n", "order": "ASCENDING"}]}]}
+        """)
+    for (user, spelling) in [("\u{E9}", "composed"), ("e\u{301}", "decomposed")] {
+      for n in 0..<3 {
+        try db.document("users/\(user)/posts/p\(n)").setData(["kind": "post", "n": n, "spelling": spelling])
+      }
+    }
+    let query = db.collectionGroup("posts").whereField("kind", isEqualTo: "post").order(by: "n")
+    #expect(try query.explain().plan.contains("collection-group index"))
+    let documents = try query.getDocuments().documents
+    #expect(documents.count == 6)
+    for document in documents {
+      let user = document.reference.parent.parent!.documentID
+      #expect(document["spelling"] as? String == (user.unicodeScalars.count == 1 ? "composed" : "decomposed"))
+    }
+  }
+
   @Test func invalidGroupIDsAreRejected() throws {
     let db = try openQueryDatabase()
     defer { db.close() }

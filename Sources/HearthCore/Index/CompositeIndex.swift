@@ -52,7 +52,10 @@ enum CompositeIndex {
       return DocumentKey(collectionPath.appending(id))
     }
     guard descending else { return documentKey(index, names: data, in: collectionPath) }
-    return data.map { ~$0 }.withUnsafeBytes { documentKey(index, names: $0, in: collectionPath) }
+    return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: data.count) { buffer in
+      for (position, byte) in data.enumerated() { buffer[position] = ~byte }
+      return documentKey(index, names: UnsafeRawBufferPointer(buffer), in: collectionPath)
+    }
   }
 
   /// A collection-scope entry's ID when it has no zero byte to unescape (nearly every

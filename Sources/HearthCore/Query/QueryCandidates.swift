@@ -34,6 +34,8 @@ final class CandidateStream {
   var mayRepeat = false
   /// An entry read past a cut key's documents, to take next.
   var held: Cursor.Entry?
+  /// The collection of the last document a collection-group index named, and its number.
+  var lastCollection: (path: ArraySlice<String>, number: CollectionNumber)?
   var nextID = 0
 
   init(_ source: Source, enforced: Bool = false) {
@@ -224,7 +226,7 @@ extension QueryExecution {
         }
         let cut = FieldIndex.mayBeTruncated(entry.key)
         guard let key = name(entry.value),
-          let candidate = try load(key, number: number, enforced: stream.enforced && !cut)
+          let candidate = try load(key, number: number ?? groupNumber(key, stream), enforced: stream.enforced && !cut)
         else { continue }
         guard cut else { return candidate }
         // A cut key may stand for several values: its documents are ordered before use.
@@ -235,7 +237,9 @@ extension QueryExecution {
             stream.held = read
             break
           }
-          if let key = name(read.value), let candidate = try load(key, number: number) { group.append(candidate) }
+          if let key = name(read.value), let candidate = try load(key, number: number ?? groupNumber(key, stream)) {
+            group.append(candidate)
+          }
         }
         group.sort { walkOrder($1, $0) }
         stream.ahead = group
@@ -284,12 +288,25 @@ extension QueryExecution {
     return results
   }
 
-  /// Reads a document by key, in collection `number` when the plan knows it; `nil` when
-  /// it is gone (an index entry never outlives its document within one snapshot, so this
-  /// is only defensive).
-  private func load(_ key: DocumentKey, number known: CollectionNumber?, enforced: Bool = false) throws -> Candidate? {
+  /// The collection number of a document a collection-group index names: the stream's
+  /// last one when the document is in the same collection (a walk on an equality prefix
+  /// meets one collection's documents together), else the registry's.
+  private func groupNumber(_ key: DocumentKey, _ stream: CandidateStream) throws -> CollectionNumber? {
+    let parent = key.path.segments.dropLast()
+    // IDs are equal by their UTF-8 bytes (Swift's `==` would equate canonical equivalents).
+    if let last = stream.lastCollection, last.path.elementsEqual(parent, by: { $0.utf8.elementsEqual($1.utf8) }) {
+      return last.number
+    }
     // The registry caches numbers by a slice of the document's path: no path is built.
-    guard let number = try known ?? reader.store.registry.number(ofCollectionOf: key, in: txn) else { return nil }
+    guard let number = try reader.store.registry.number(ofCollectionOf: key, in: txn) else { return nil }
+    stream.lastCollection = (parent, number)
+    return number
+  }
+
+  /// Reads a document by key in collection `number`; `nil` when it is gone (an index
+  /// entry never outlives its document within one snapshot, so this is only defensive).
+  private func load(_ key: DocumentKey, number: CollectionNumber?, enforced: Bool = false) throws -> Candidate? {
+    guard let number else { return nil }
     guard let bytes = try txn.get(KeyLayout.documentKey(number, key.documentID), in: tables.documents) else {
       return nil
     }

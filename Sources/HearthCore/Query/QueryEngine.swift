@@ -111,7 +111,8 @@ final class QueryExecution {
       case .collection(let path): paths = [path]
       case .group(let collectionID): paths = try reader.collectionGroup(collectionID)
       }
-      let found = try paths.compactMap { path in try reader.store.registry.number(of: path, in: txn).map { ($0, path) }
+      let found = try paths.compactMap { path in
+        try reader.store.registry.number(of: path, in: txn).map { ($0, path) }
       }
       collections = found
       return found
