@@ -62,6 +62,8 @@ extension Query {
 public final class AggregateQuery: @unchecked Sendable {
   public let query: Query
   let fields: [AggregateField]
+  /// Firestore runs at most five aggregations in one query (identical ones count once).
+  static let maxAggregations = 5
 
   init(query: Query, fields: [AggregateField]) {
     self.query = query
@@ -73,7 +75,15 @@ public final class AggregateQuery: @unchecked Sendable {
   /// - Throws: `invalidArgument` for an invalid query or field path.
   public func getAggregation(source: AggregateSource = .server) throws -> AggregateQuerySnapshot {
     if let problem = fields.compactMap(\.problem).first { throw problem }
-    let model = try query.runnableModel()
+    guard !fields.isEmpty else { throw HearthError(.invalidArgument, "Aggregations can not be empty.") }
+    let distinct = Set(fields.map(\.function)).count
+    guard distinct <= Self.maxAggregations else {
+      throw HearthError(
+        .invalidArgument,
+        "Invalid aggregation: the query asks for \(distinct) aggregations, but the maximum number of aggregations "
+          + "is \(Self.maxAggregations).")
+    }
+    let model = try query.runnableModel(aggregating: true)
     let functions = [AggregateFunction.count] + fields.map(\.function)
     let require = query.firestore.settings.requireIndexes
     let values = try query.firestore.engine().read { try $0.aggregate(model, functions, requireIndexes: require) }

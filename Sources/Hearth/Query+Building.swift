@@ -109,13 +109,13 @@ extension Query {
       guard values.count <= model.explicitOrderBys.count else {
         throw HearthError(
           .invalidArgument,
-          "Too many arguments provided to \(method). The number of arguments must be less than or equal to the "
-            + "number of order(by:) clauses.")
+          "Invalid query. You are trying to start or end a query using more values than were specified in the order "
+            + "by: \(method) has \(values.count) values for \(model.explicitOrderBys.count) order(by:) clauses.")
       }
       let orderBys = model.orderBys
       let converted = try zip(values, orderBys).map { raw, orderBy in
         orderBy.field.isDocumentID
-          ? try referenceValue(raw, in: model)
+          ? try referenceValue(raw, in: model, cursor: method)
           : try reader.argument(raw, insideArray: false, field: orderBy.field)
       }
       set(Bound(values: converted, inclusive: inclusive), start: start, in: &model)
@@ -186,9 +186,17 @@ extension Query {
 
   /// A document ID value: a plain ID in a collection query, a full document path in a
   /// collection-group query, or a `DocumentReference`.
-  private func referenceValue(_ raw: Any, in model: QueryModel) throws -> Value {
+  ///
+  /// - Parameter cursor: the cursor method it is a value of (`nil` for a filter), whose
+  ///   messages Firestore words differently.
+  private func referenceValue(_ raw: Any, in model: QueryModel, cursor: String? = nil) throws -> Value {
     if let reference = raw as? DocumentReference { return .reference(try reference.validKey()) }
     guard let id = raw as? String else {
+      if let cursor {
+        throw HearthError(
+          .invalidArgument,
+          "Invalid query. Expected a string for the document ID in \(cursor), but it was of type: \(type(of: raw))")
+      }
       throw HearthError(
         .invalidArgument,
         "Invalid query. When querying by document ID you must provide a valid string or DocumentReference, but it "
@@ -201,6 +209,12 @@ extension Query {
     }
     switch model.target {
     case .collection(let collection):
+      if id.contains("/"), cursor != nil {
+        throw HearthError(
+          .invalidArgument,
+          "Invalid query. When querying a collection and ordering by document ID, you must pass a plain document "
+            + "ID, but '\(id)' contains a slash.")
+      }
       if id.contains("/") {
         throw HearthError(
           .invalidArgument,

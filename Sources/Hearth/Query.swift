@@ -62,9 +62,9 @@ public class Query: @unchecked Sendable {
   }
 
   /// The query to run, or the rule it broke.
-  func runnableModel() throws -> QueryModel {
+  func runnableModel(aggregating: Bool = false) throws -> QueryModel {
     if let problem { throw problem }
-    try model.validateForRun()
+    try model.validateForRun(aggregating: aggregating)
     return model
   }
 

@@ -381,7 +381,7 @@ import Testing
     let shell = try Self.people()
     // Firestore's rules, from Hearth: invalidArgument, exit 65, Hearth's message.
     let toLast = shell.run("query", "users", "limit last 2")
-    expectFailure(toLast, status: .dataError, code: "invalidArgument", mentioning: ["order"])
+    expectFailure(toLast, status: .dataError, code: "invalidArgument", mentioning: ["OrderBy"])
     #expect(!toLast.stderr.contains("syntax"))
     expectFailure(shell.run("query", "users", "where a in []"), status: .dataError, code: "invalidArgument")
     expectFailure(

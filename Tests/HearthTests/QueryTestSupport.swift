@@ -179,3 +179,17 @@ func aggregateValue(_ value: Any?) -> String {
 func names(_ prefix: String, _ range: ClosedRange<Int>) -> [String] {
   range.map { "\(prefix)\($0)" }
 }
+
+/// Firestore's composite-index tests share one collection and tag each document with a
+/// `testId`, filtering every query on it; their ports keep both.
+let compositeTestID = "test-id-Xq2v9LbT0pM3"
+
+/// Writes `docs` (ID → data), each tagged with `compositeTestID`, into Firestore's
+/// composite-index test collection.
+func compositeIndexTestDocs(_ db: Database, _ docs: [String: [String: Any]]) throws -> CollectionReference {
+  try seed(
+    db.collection("composite-index-test-collection"), docs.mapValues { $0.merging(["testId": compositeTestID]) { $1 } })
+}
+
+/// The query restricted to the documents of `compositeIndexTestDocs`.
+func withTestID(_ query: Query) -> Query { query.whereField("testId", isEqualTo: compositeTestID) }

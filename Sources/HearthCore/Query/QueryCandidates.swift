@@ -278,9 +278,9 @@ extension QueryExecution {
         previous = candidate.document.key
       }
       let document = candidate.document
-      guard candidate.enforced || (order.includes(document) && QueryMatcher.matches(query.filters, document)) else {
-        continue
-      }
+      guard candidate.enforced || (order.includes(document) && QueryMatcher.matches(query.filters, document)),
+        reading.allSatisfy({ document.value($0) != nil })
+      else { continue }
       if let far, isBeyond(far, document, isStart: last) { break }
       if let near, isBeyond(near, document, isStart: !last) { continue }
       results.append(candidate)

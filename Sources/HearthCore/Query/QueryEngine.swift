@@ -50,15 +50,19 @@ final class QueryExecution {
   /// The fields the caller reads, for documents whose index entries vouch for the query's
   /// own fields.
   let readingProjection: [[UInt8]]
+  /// The aggregated fields: a document lacking one is left out.
+  let reading: [FieldPath]
   private let explaining: Bool
 
   /// - Parameters:
-  ///   - reading: fields the caller reads from `QueryResult.queryDocuments` (an
-  ///     aggregation's), decoded beside the query's own.
+  ///   - reading: the fields an aggregation reads from `QueryResult.queryDocuments`,
+  ///     decoded beside the query's own. Documents that lack one are left out (before the
+  ///     limit), as Firestore aggregates only documents that have every aggregated field.
   ///   - explaining: describe the plans in `statistics.plan`.
   init(reader: StoreReader, query: QueryModel, reading: [FieldPath] = [], explaining: Bool = false) {
     self.reader = reader
     self.query = query
+    self.reading = reading
     self.explaining = explaining
     order = QueryOrder(query.orderBys)
     projection = Self.topLevelNames(reading + order.orderBys.map(\.field) + Self.fields(of: query.filters))

@@ -36,8 +36,8 @@ extension QueryModel {
     let op = filter.op
     if filter.field.isDocumentID, op.isArrayOperator {
       throw invalid(
-        "Invalid query. You can't perform '\(op.firestoreName)' queries on FieldPath.documentID() since document IDs "
-          + "are not arrays.")
+        "Invalid query. You can't perform \(op.firestoreName) queries on document ID since document IDs are not "
+          + "arrays.")
     }
     if op.takesList {
       guard case .array(let elements) = filter.value else {
@@ -117,9 +117,12 @@ extension QueryModel {
   /// The rules that depend on the whole query, checked when it runs.
   ///
   /// - Throws: `invalidArgument` naming the rule.
-  public func validateForRun() throws {
-    if limitType == .last, limit != nil, explicitOrderBys.isEmpty {
-      throw invalid("limit(toLast:) queries require specifying at least one order(by:) clause.")
+  ///
+  /// - Parameter aggregating: the query is run for an aggregation, where Firestore allows
+  ///   `limit(toLast:)` without an order-by (it counts the last documents by ID).
+  public func validateForRun(aggregating: Bool = false) throws {
+    if !aggregating, limitType == .last, limit != nil, explicitOrderBys.isEmpty {
+      throw invalid("limit(toLast:) queries require specifying at least one OrderBy() clause.")
     }
     let disjunctions = filters.reduce(1) { $0 * Self.disjunctionCount($1) }
     if disjunctions > Self.maxDisjunctions {
