@@ -56,7 +56,9 @@ extension Query {
   public func aggregate(_ fields: [AggregateField]) -> AggregateQuery { AggregateQuery(query: self, fields: fields) }
 }
 
-/// Aggregations of a query's results (after its limit, as in Firestore).
+/// Aggregations of a query's results (after its limit, as in Firestore). As in
+/// Firestore, only the results that have every field a `sum` or `average` reads are
+/// aggregated, by each of the query's aggregations, `count` included.
 ///
 /// `@unchecked Sendable`: immutable.
 public final class AggregateQuery: @unchecked Sendable {
