@@ -180,3 +180,27 @@ extension Result {
     return nil
   }
 }
+
+extension Database {
+  /// The key of a document of this database (opened here or elsewhere in the process on
+  /// the same path).
+  ///
+  /// - Throws: `invalidArgument` for a reference from another database, in Firestore's
+  ///   words, or for an invalid path.
+  func key(of document: DocumentReference) throws -> DocumentKey {
+    guard document.firestore === self || document.firestore.path == path else {
+      throw HearthError(
+        .invalidArgument,
+        "Provided document reference is from a different Cloud Firestore instance. (\(document.path) belongs to "
+          + "the database at \(document.firestore.path), not to the one at \(path).)")
+    }
+    return try document.validKey()
+  }
+}
+
+/// Two `Database` objects are equal when they open the same database (the same path), as
+/// references from either name the same documents.
+extension Database: Hashable {
+  public static func == (a: Database, b: Database) -> Bool { a === b || a.path == b.path }
+  public func hash(into hasher: inout Hasher) { hasher.combine(path) }
+}

@@ -140,3 +140,18 @@ public struct DocumentChange: Sendable {
 private struct UncheckedFields: @unchecked Sendable {
   let fields: [String: Any]
 }
+
+/// Snapshots are equal when they show the same version of the same document (or both
+/// show it missing), as Firebase compares them.
+extension DocumentSnapshot: Equatable {
+  public static func == (a: DocumentSnapshot, b: DocumentSnapshot) -> Bool {
+    a.reference == b.reference && a.document == b.document
+  }
+}
+
+/// Query snapshots are equal when they hold the same documents for the same query.
+extension QuerySnapshot: Equatable {
+  public static func == (a: QuerySnapshot, b: QuerySnapshot) -> Bool {
+    a.query == b.query && a.documents == b.documents
+  }
+}

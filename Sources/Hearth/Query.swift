@@ -124,3 +124,17 @@ public struct QueryExplanation: Sendable, CustomStringConvertible {
     "\(plan): \(indexEntriesRead) index entries and \(documentsRead) documents read, \(resultsReturned) returned"
   }
 }
+
+/// Queries are equal when they are the same query on the same database (Firebase's
+/// `isEqual`): same target, filters, order-bys, limit and cursors, values compared exactly.
+extension Query: Hashable {
+  public static func == (a: Query, b: Query) -> Bool {
+    a === b || (a.firestore == b.firestore && a.model == b.model && (a.problem == nil) == (b.problem == nil))
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(firestore)
+    hasher.combine(model.target)
+    hasher.combine(model.limit)
+  }
+}

@@ -28,15 +28,16 @@ public final class Transaction {
     guard writes.isEmpty && firstError == nil else {
       throw HearthError(.invalidArgument, "Firestore transactions require all reads to be executed before all writes.")
     }
-    let key = try document.validKey()
+    let key = try database.key(of: document)
     let stored = try reader.encodedDocument(key)
     if stored == nil { missing.insert(key) }
     return DocumentSnapshot(reference: document, document: stored)
   }
 
-  private func record(_ make: () throws -> Write) -> Transaction {
+  private func record(_ document: DocumentReference, _ make: () throws -> Write) -> Transaction {
     guard firstError == nil else { return self }
     do {
+      _ = try database.key(of: document)
       let write = try make()
       if case .patch = write.kind, write.precondition == .exists(true), missing.contains(write.key) {
         throw HearthError(.invalidArgument, "Can't update a document that doesn't exist: \(write.key)")
@@ -51,33 +52,33 @@ public final class Transaction {
 
   @discardableResult
   public func setData(_ data: [String: Any], forDocument document: DocumentReference) -> Transaction {
-    record { try document.reader.set(data) }
+    record(document) { try document.reader.set(data) }
   }
 
   @discardableResult
   public func setData(_ data: [String: Any], forDocument document: DocumentReference, merge: Bool) -> Transaction {
-    record { merge ? try document.reader.merge(data) : try document.reader.set(data) }
+    record(document) { merge ? try document.reader.merge(data) : try document.reader.set(data) }
   }
 
   @discardableResult
   public func setData(_ data: [String: Any], forDocument document: DocumentReference, mergeFields: [Any]) -> Transaction
   {
-    record { try document.reader.merge(data, fields: mergeFields) }
+    record(document) { try document.reader.merge(data, fields: mergeFields) }
   }
 
   @discardableResult
   public func updateData(_ fields: [AnyHashable: Any], forDocument document: DocumentReference) -> Transaction {
-    record { try document.reader.update(fields) }
+    record(document) { try document.reader.update(fields) }
   }
 
   @discardableResult
   public func create(_ data: [String: Any], forDocument document: DocumentReference) -> Transaction {
-    record { try document.reader.create(data) }
+    record(document) { try document.reader.create(data) }
   }
 
   @discardableResult
   public func deleteDocument(_ document: DocumentReference) -> Transaction {
-    record { Write(key: try document.validKey(), kind: .delete) }
+    record(document) { Write(key: try document.validKey(), kind: .delete) }
   }
 
   /// The writes to commit, or the first error a write met.

@@ -311,8 +311,8 @@ struct UserDataReader {
     let referenceKey = try reference.validKey()
     guard reference.firestore === database || reference.firestore.path == database.path else {
       throw invalid(
-        "Document reference \(referenceKey) is for the database at \(reference.firestore.path) "
-          + "but should be for the database at \(database.path)", field: path)
+        "Document reference \(referenceKey) is for database \(reference.firestore.path) but should be for database "
+          + "\(database.path)", field: path)
     }
     return referenceKey
   }

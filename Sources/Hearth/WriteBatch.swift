@@ -21,42 +21,47 @@ public final class WriteBatch {
   init(database: Database) { self.database = database }
 
   /// Records a write, or the first error met while reading its data.
-  func record(_ make: () throws -> Write) -> WriteBatch {
+  func record(_ document: DocumentReference, _ make: () throws -> Write) -> WriteBatch {
     guard firstError == nil else { return self }
-    do { writes.append(try make()) } catch { firstError = error }
+    do {
+      _ = try database.key(of: document)
+      writes.append(try make())
+    } catch {
+      firstError = error
+    }
     return self
   }
 
   @discardableResult
   public func setData(_ data: [String: Any], forDocument document: DocumentReference) -> WriteBatch {
-    record { try document.reader.set(data) }
+    record(document) { try document.reader.set(data) }
   }
 
   @discardableResult
   public func setData(_ data: [String: Any], forDocument document: DocumentReference, merge: Bool) -> WriteBatch {
-    record { merge ? try document.reader.merge(data) : try document.reader.set(data) }
+    record(document) { merge ? try document.reader.merge(data) : try document.reader.set(data) }
   }
 
   @discardableResult
   public func setData(_ data: [String: Any], forDocument document: DocumentReference, mergeFields: [Any]) -> WriteBatch
   {
-    record { try document.reader.merge(data, fields: mergeFields) }
+    record(document) { try document.reader.merge(data, fields: mergeFields) }
   }
 
   @discardableResult
   public func updateData(_ fields: [AnyHashable: Any], forDocument document: DocumentReference) -> WriteBatch {
-    record { try document.reader.update(fields) }
+    record(document) { try document.reader.update(fields) }
   }
 
   /// Creates the document; the commit fails with `alreadyExists` when it exists.
   @discardableResult
   public func create(_ data: [String: Any], forDocument document: DocumentReference) -> WriteBatch {
-    record { try document.reader.create(data) }
+    record(document) { try document.reader.create(data) }
   }
 
   @discardableResult
   public func deleteDocument(_ document: DocumentReference) -> WriteBatch {
-    record { Write(key: try document.validKey(), kind: .delete) }
+    record(document) { Write(key: try document.validKey(), kind: .delete) }
   }
 
   /// Commits every write atomically.

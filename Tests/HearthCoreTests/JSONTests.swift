@@ -380,8 +380,10 @@ private func expectInvalidArgument(
     expectInvalidArgument(#"{"r": {"$ref": 1}}"#, mentioning: ["$ref", "document path"])
     expectInvalidArgument(#"{"g": {"$geo": [1]}}"#, mentioning: ["$geo", "[latitude, longitude]"])
     expectInvalidArgument(#"{"g": {"$geo": ["1", 2]}}"#, mentioning: ["$geo"])
-    expectInvalidArgument(#"{"g": {"$geo": [91, 0]}}"#, mentioning: ["latitude must be"])
-    expectInvalidArgument(#"{"g": {"$geo": [0, -180.5]}}"#, mentioning: ["longitude must be"])
+    expectInvalidArgument(
+      #"{"g": {"$geo": [91, 0]}}"#, mentioning: ["latitude value in the range of [-90, 90]", "91.0"])
+    expectInvalidArgument(
+      #"{"g": {"$geo": [0, -180.5]}}"#, mentioning: ["longitude value in the range of [-180, 180]", "-180.5"])
     expectInvalidArgument(#"{"b": {"$bytes": "***"}}"#, mentioning: ["$bytes", "base64"])
     expectInvalidArgument(#"{"b": {"$bytes": [0]}}"#, mentioning: ["$bytes", "found an array"])
     expectInvalidArgument(#"{"d": {"$double": "nan"}}"#, mentioning: ["$double", "\"NaN\""])

@@ -263,9 +263,14 @@ import Testing
       try reference.setData(["ref": "not an ID", "name": "two"])
       #expect(try reference.getDocument(as: WithReferenceID.self).ref == reference)
 
-      // Without a reference, Hearth's decoder leaves it nil.
-      let plain = try Firestore.Decoder().decode(WithReferenceID.self, from: ["name": "three"])
-      #expect(plain.ref == nil)
+      // Without a reference, Hearth's decoder refuses, as Firebase's does; another decoder
+      // (a cache read with JSONDecoder) leaves it nil.
+      #expect(throws: DecodingError.self) {
+        try Firestore.Decoder().decode(WithReferenceID.self, from: ["name": "three"])
+      }
+      let cached = try JSONDecoder().decode(WithReferenceID.self, from: Data(#"{"name": "three"}"#.utf8))
+      #expect(cached.ref == nil)
+      #expect(cached.name == "three")
     }
   }
 

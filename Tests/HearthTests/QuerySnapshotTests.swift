@@ -100,3 +100,35 @@ struct QuerySnapshotTests {
     #expect(try ids(query) == ["e"])
   }
 }
+
+/// Equality of queries and snapshots, beyond Firestore's own tests: values compare exactly,
+/// and a snapshot of a changed document differs.
+@Suite struct QueryAndSnapshotEqualityTests {
+  @Test func queriesDifferInValueTypesCursorsAndLimits() throws {
+    let db = try openQueryDatabase()
+    defer { db.close() }
+    let c = db.collection("c")
+    #expect(c.whereField("a", isEqualTo: 1) != c.whereField("a", isEqualTo: 1.0))
+    #expect(c.order(by: "a").start(at: [1]) == c.order(by: "a").start(at: [1]))
+    #expect(c.order(by: "a").start(at: [1]) != c.order(by: "a").start(after: [1]))
+    #expect(c.limit(to: 2) != c.limit(toLast: 2))
+    #expect(db.collectionGroup("c") != c)
+    let either = Filter.orFilter([Filter.whereField("a", isEqualTo: 1), Filter.whereField("b", isEqualTo: 2)])
+    #expect(c.whereFilter(either) == c.whereFilter(either))
+  }
+
+  @Test func snapshotsDifferOnceTheDocumentChanges() throws {
+    let db = try openQueryDatabase()
+    defer { db.close() }
+    let doc = db.document("c/d")
+    let missing = try doc.getDocument()
+    #expect(missing == (try doc.getDocument()))
+    try doc.setData(["a": 1])
+    let first = try doc.getDocument()
+    #expect(first != missing)
+    try doc.setData(["a": 1])
+    #expect(first != (try doc.getDocument()), "a rewrite has a new update time")
+    let query = db.collection("c")
+    #expect(try query.getDocuments() == (try query.getDocuments()))
+  }
+}

@@ -131,7 +131,7 @@ final class KeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
       // the `KeyedDecodingContainer` overloads that synthesized conformances call. (A
       // present `@DocumentID` is `DirectlyDecodable`, which ignores the value.)
       if let idType = type as? any DocumentIDProtocol.Type {
-        return try idType.init(reference: context.reference) as! T
+        return try idType.init(reference: context.requiredDocumentIDReference()) as! T
       }
       if let nilType = type as? any NilWhenMissing.Type { return nilType.missing as! T }
       throw context.keyNotFound(key, in: codingPath)
@@ -141,7 +141,7 @@ final class KeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
   func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
     if T.self == DocumentReferenceRequest.self {  // a `@DocumentID` asking for the reference
-      return exactly(DocumentReferenceRequest(reference: context.documentIDReference), as: type)
+      return exactly(DocumentReferenceRequest(reference: context.documentIDReference, isRequired: true), as: type)
     }
     guard let value = presentValue(key) else { return nil }
     return try context.unbox(value, as: type, at: path(key))

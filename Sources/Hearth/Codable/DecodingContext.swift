@@ -79,6 +79,14 @@ final class DecodingContext {
     reference ?? userInfo[.hearthDocumentReference] as? DocumentReference
   }
 
+  /// The reference a `@DocumentID` takes, which Hearth's decoder must have.
+  ///
+  /// - Throws: `DecodingError.valueNotFound` without one, as Firebase's decoder throws.
+  func requiredDocumentIDReference() throws -> DocumentReference {
+    guard let reference = documentIDReference else { throw DocumentReferenceRequest.missing }
+    return reference
+  }
+
   private func makeUserInfo() -> [CodingUserInfoKey: Any] {
     var info = decoderUserInfo.mapValues { $0 as Any }
     if let reference { info[.hearthDocumentReference] = reference }

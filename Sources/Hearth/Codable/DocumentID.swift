@@ -37,9 +37,9 @@ extension DocumentReference: DocumentIDWrappable {
 ///   below that synthesized `encode(to:)` calls.
 /// - Reading ignores any field of the same name and takes the reference that the
 ///   decoder was given (`DocumentSnapshot.data(as:)` and `getDocument(as:)` always give
-///   it). Without one — `Database.Decoder` called without `in:`, or another decoder —
-///   the property is `nil` rather than an error (Firebase throws), so a model can be
-///   decoded from a plain dictionary or a cache.
+///   it). `Database.Decoder` called without `in:` throws, as Firebase's decoder does;
+///   another decoder (`JSONDecoder`, say) leaves the property `nil`, so a model can be
+///   decoded from a cache.
 @propertyWrapper
 public struct DocumentID<Value: DocumentIDWrappable> {
   public var wrappedValue: Value?
@@ -62,6 +62,13 @@ extension DocumentID: DocumentIDProtocol {
   init(reference: DocumentReference?) throws {
     self.init(wrappedValue: try reference.map(Value.wrap))
   }
+
+  /// From a request's answer: Hearth's decoder must have the reference.
+  @usableFromInline
+  init(_ request: DocumentReferenceRequest) throws {
+    if request.isRequired, request.reference == nil { throw DocumentReferenceRequest.missing }
+    self.init(wrappedValue: try request.reference.map(Value.wrap))
+  }
 }
 
 /// Hearth's decoder fills a `@DocumentID` from its reference, whatever the data holds
@@ -70,20 +77,20 @@ extension DocumentID: DirectlyDecodable {
   static func decoded(
     from value: HearthCore.Value, in context: DecodingContext, at path: @autoclosure () -> CodingPathNode
   ) throws -> Self {
-    try Self(reference: context.reference)
+    try Self(reference: context.requiredDocumentIDReference())
   }
 }
 
 extension DocumentID: Codable {
-  /// Takes the document's reference from `decoder.userInfo`, where Hearth's decoder puts
-  /// it; `nil` without one.
+  /// Takes the document's reference from Hearth's decoder (which must have one) or from
+  /// another decoder's `userInfo` (`nil` without one).
   ///
   /// `@inlinable`, as the `KeyedDecodingContainer.decode(_:forKey:)` overload below, so
   /// that the model's module specializes both for its `Value`: unspecialized, their
   /// generic metadata lookups cost more than the rest of a `@DocumentID`.
   @inlinable
   public init(from decoder: any Decoder) throws {
-    self.init(wrappedValue: try documentReference(decodedBy: decoder).map(Value.wrap))
+    try self.init(DocumentReferenceRequest(from: decoder))
   }
 
   /// Reached only when a `@DocumentID` value is encoded on its own (in an array, say),
@@ -133,7 +140,7 @@ extension KeyedDecodingContainer {
   @inlinable
   public func decode<Value>(_ type: DocumentID<Value>.Type, forKey key: Key) throws -> DocumentID<Value> {
     if let request = try? decodeIfPresent(DocumentReferenceRequest.self, forKey: key) {
-      return DocumentID(wrappedValue: try request.reference.map(Value.wrap))
+      return try DocumentID(request)
     }
     guard let decoder = try? superDecoder(forKey: key) else { return DocumentID(wrappedValue: nil) }
     return try DocumentID(from: decoder)
@@ -150,9 +157,13 @@ extension KeyedDecodingContainer {
 @usableFromInline
 struct DocumentReferenceRequest: Decodable {
   @usableFromInline let reference: DocumentReference?
+  /// Asked of Hearth's decoder, which refuses (as Firebase's does) to decode a
+  /// `@DocumentID` without the document's reference.
+  @usableFromInline let isRequired: Bool
 
-  init(reference: DocumentReference?) {
+  init(reference: DocumentReference?, isRequired: Bool) {
     self.reference = reference
+    self.isRequired = isRequired
   }
 
   /// From another decoder (or Hearth's, reached some other way): the reference as
@@ -160,5 +171,17 @@ struct DocumentReferenceRequest: Decodable {
   @usableFromInline
   init(from decoder: any Decoder) throws {
     reference = documentReference(decodedBy: decoder)
+    isRequired = hearthDecoder(decoder) != nil
+  }
+
+  /// The error of a `@DocumentID` decoded by Hearth's decoder without a reference.
+  @usableFromInline
+  static var missing: DecodingError {
+    DecodingError.valueNotFound(
+      DocumentReference.self,
+      DecodingError.Context(
+        codingPath: [],
+        debugDescription: "A @DocumentID property needs the document's reference: decode with "
+          + "DocumentSnapshot.data(as:) or pass the reference to Database.Decoder.decode(_:from:in:)."))
   }
 }

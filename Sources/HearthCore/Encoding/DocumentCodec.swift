@@ -418,7 +418,7 @@ extension DecodedDocument: Sendable where Element: Sendable {}
 /// A document's stored bytes, copied out of the database with their checksum verified,
 /// decoded only when asked: reading a document costs a copy and a checksum; its fields
 /// are built once, straight into what the caller wants (`Value`s, or the API's `Any`s).
-public struct EncodedDocument: Sendable {
+public struct EncodedDocument: Sendable, Equatable {
   public let key: DocumentKey
   @usableFromInline let bytes: [UInt8]
 

@@ -63,7 +63,7 @@ public enum DocumentValidation {
         throw fail(key, path, "Timestamp seconds out of range: \(timestamp.seconds) (valid years are 1 to 9999)")
       }
     case .geoPoint(let point):
-      if let problem = point.rangeProblem { throw fail(key, path, "GeoPoint \(problem)") }
+      if let problem = point.rangeProblem { throw fail(key, path, problem) }
     case .reference(let reference):
       do { try reference.path.validate() } catch let error as HearthError {
         throw fail(key, path, "invalid reference: \(error.message)")

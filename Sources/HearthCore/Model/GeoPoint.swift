@@ -12,10 +12,10 @@ public struct GeoPoint: Sendable, Hashable, Codable, CustomStringConvertible {
   /// Why this point cannot be stored, or `nil` when it can.
   public var rangeProblem: String? {
     if !(latitude >= -90 && latitude <= 90) {
-      return "latitude must be a number between -90 and 90, but was \(latitude)"
+      return "GeoPoint requires a latitude value in the range of [-90, 90], but was \(latitude)"
     }
     if !(longitude >= -180 && longitude <= 180) {
-      return "longitude must be a number between -180 and 180, but was \(longitude)"
+      return "GeoPoint requires a longitude value in the range of [-180, 180], but was \(longitude)"
     }
     return nil
   }

@@ -20,11 +20,12 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
   /// Now.
   public init() { self.init(date: Date()) }
 
+  /// The date's time, its fraction of a second cut (not rounded) to nanoseconds, as
+  /// Firebase's `Timestamp(date:)` does.
   public init(date: Date) {
     let interval = date.timeIntervalSince1970
     let seconds = interval.rounded(.down)
-    var nanos = ((interval - seconds) * 1e9).rounded()
-    if nanos >= 1e9 { nanos = 1e9 - 1 }
+    let nanos = min(((interval - seconds) * 1e9).rounded(.towardZero), 1e9 - 1)
     if seconds.isFinite, abs(seconds) < 9.2e18 {
       self.init(seconds: Int64(seconds), nanoseconds: Int32(nanos))
     } else {
