@@ -136,3 +136,15 @@ public struct AggregateQuerySnapshot: @unchecked Sendable {
     }
   }
 }
+
+/// Aggregate queries are equal when they run the same aggregations over the same query.
+extension AggregateQuery: Hashable {
+  public static func == (a: AggregateQuery, b: AggregateQuery) -> Bool {
+    a.query == b.query && Set(a.fields) == Set(b.fields)
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(query)
+    hasher.combine(Set(fields))
+  }
+}

@@ -31,6 +31,7 @@ extension DocumentReference {
     try await commitAsync(Write(key: try validKey(), kind: .delete))
   }
 
+  @discardableResult
   public func getDocument() async throws -> DocumentSnapshot {
     try await firestore.offload { try self.getDocument() }
   }

@@ -143,15 +143,25 @@ private struct UncheckedFields: @unchecked Sendable {
 
 /// Snapshots are equal when they show the same version of the same document (or both
 /// show it missing), as Firebase compares them.
-extension DocumentSnapshot: Equatable {
+extension DocumentSnapshot: Hashable {
   public static func == (a: DocumentSnapshot, b: DocumentSnapshot) -> Bool {
     a.reference == b.reference && a.document == b.document
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(reference)
+    hasher.combine(updateTime)
   }
 }
 
 /// Query snapshots are equal when they hold the same documents for the same query.
-extension QuerySnapshot: Equatable {
+extension QuerySnapshot: Hashable {
   public static func == (a: QuerySnapshot, b: QuerySnapshot) -> Bool {
     a.query == b.query && a.documents == b.documents
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(query)
+    hasher.combine(documents)
   }
 }

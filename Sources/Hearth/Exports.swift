@@ -16,6 +16,11 @@ public typealias Firestore = Database
 
 /// Firebase's error type name: `catch let error as FirestoreErrorCode where error.code == .notFound`.
 public typealias FirestoreErrorCode = HearthError
+/// The `NSError` domain of Hearth's errors, as Firebase names it.
+// swift-format-ignore: AlwaysUseLowerCamelCase
+public let FirestoreErrorDomain = HearthError.errorDomain
+/// Firebase's name for `Settings`.
+public typealias FirestoreSettings = Settings
 
 #if !canImport(Darwin)
   /// Foundation on Linux lacks `NSErrorPointer` (and Objective-C's autoreleasing

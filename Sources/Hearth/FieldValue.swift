@@ -62,3 +62,50 @@ public struct FieldValue {
     }
   }
 }
+
+/// Sentinels are equal when they do the same thing with the same operands (compared
+/// exactly: `increment(1)` differs from `increment(1.0)`), as Firebase compares them.
+extension FieldValue: Hashable {
+  public static func == (a: FieldValue, b: FieldValue) -> Bool {
+    switch (a.kind, b.kind) {
+    case (.delete, .delete), (.serverTimestamp, .serverTimestamp): true
+    case (.increment(let x), .increment(let y)), (.minimum(let x), .minimum(let y)),
+      (.maximum(let x), .maximum(let y)):
+      x.isIdentical(to: y)
+    case (.arrayUnion(let x), .arrayUnion(let y)), (.arrayRemove(let x), .arrayRemove(let y)):
+      sameElements(x, y)
+    default: false
+    }
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    switch kind {
+    case .delete: hasher.combine(0)
+    case .serverTimestamp: hasher.combine(1)
+    case .increment(let value), .minimum(let value), .maximum(let value):
+      hasher.combine(2)
+      hasher.combine(value)
+    case .arrayUnion(let elements), .arrayRemove(let elements):
+      hasher.combine(3)
+      hasher.combine(elements.count)
+    }
+  }
+
+  /// Array operands element by element: scalars exactly, arrays and maps recursively,
+  /// references by path.
+  private static func sameElements(_ a: [Any], _ b: [Any]) -> Bool {
+    a.count == b.count && zip(a, b).allSatisfy(sameElement)
+  }
+
+  private static func sameElement(_ a: Any, _ b: Any) -> Bool {
+    switch (a, b) {
+    case (let x as DocumentReference, let y as DocumentReference): return x == y
+    case (let x as [Any], let y as [Any]): return sameElements(x, y)
+    case (let x as [String: Any], let y as [String: Any]):
+      return x.count == y.count && x.allSatisfy { key, value in y[key].map { sameElement(value, $0) } ?? false }
+    default:
+      guard case .value(let x) = ScalarValue(a), case .value(let y) = ScalarValue(b) else { return false }
+      return x.isIdentical(to: y)
+    }
+  }
+}

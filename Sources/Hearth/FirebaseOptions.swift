@@ -17,6 +17,7 @@ public enum ServerTimestampBehavior: Sendable {
 extension DocumentReference {
   public func getDocument(source: FirestoreSource) throws -> DocumentSnapshot { try getDocument() }
 
+  @discardableResult
   public func getDocument(source: FirestoreSource) async throws -> DocumentSnapshot { try await getDocument() }
 
   public func getDocument(source: FirestoreSource, completion: @escaping (DocumentSnapshot?, Error?) -> Void) {
@@ -27,6 +28,7 @@ extension DocumentReference {
 extension Query {
   public func getDocuments(source: FirestoreSource) throws -> QuerySnapshot { try getDocuments() }
 
+  @discardableResult
   public func getDocuments(source: FirestoreSource) async throws -> QuerySnapshot { try await getDocuments() }
 
   public func getDocuments(source: FirestoreSource, completion: @escaping (QuerySnapshot?, Error?) -> Void) {

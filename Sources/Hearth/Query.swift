@@ -90,6 +90,7 @@ public class Query: @unchecked Sendable {
       query: self, documents: result.documents.map { QueryDocumentSnapshot(database: firestore, document: $0) })
   }
 
+  @discardableResult
   public func getDocuments() async throws -> QuerySnapshot {
     try await firestore.offload { try self.getDocuments() }
   }
@@ -135,6 +136,13 @@ extension Query: Hashable {
   public func hash(into hasher: inout Hasher) {
     hasher.combine(firestore)
     hasher.combine(model.target)
+    hasher.combine(model.explicitOrderBys)
     hasher.combine(model.limit)
+    // Identical values are equal values, so `Value`'s own hash agrees with `==` here.
+    for filter in model.filters.flatMap(\.fieldFilters) {
+      hasher.combine(filter.field)
+      hasher.combine(filter.op)
+      hasher.combine(filter.value)
+    }
   }
 }
