@@ -25,4 +25,26 @@ import Testing
     #expect(documents.map { $0.data(with: .estimate)["text"] as? String } == ["hi"])
     #expect(try await db.collection("notes").getDocuments(source: .server).count == 1)
   }
+
+  /// Firebase code checks errors as `NSError`s against its domain and code constants.
+  @Test func errorsCheckAsFirebaseChecksThem() throws {
+    let db = try Database.temporary()
+    defer { db.close() }
+    do {
+      try db.document("notes/missing").updateData(["text": "x"])
+      Issue.record("an update of a missing document succeeded")
+    } catch {
+      let error = error as NSError
+      #expect(error.domain == FirestoreErrorDomain)
+      #expect(error.code == FirestoreErrorCode.notFound.rawValue)
+      #expect(FirestoreErrorCode.Code(rawValue: error.code) == .notFound)
+    }
+    do {
+      try db.document("notes/a").create(["text": "x"])
+      try db.document("notes/a").create(["text": "y"])
+      Issue.record("a second create succeeded")
+    } catch let error as FirestoreErrorCode {
+      #expect(error.code == FirestoreErrorCode.alreadyExists)
+    }
+  }
 }

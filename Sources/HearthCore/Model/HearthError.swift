@@ -46,6 +46,28 @@ public struct HearthError: Error, CustomStringConvertible, Sendable, Equatable {
   static func dataLoss(_ message: String) -> HearthError { HearthError(.dataLoss, message) }
 }
 
+/// Firebase's spelling of the codes on the error type, as its imported `NS_ERROR_ENUM`
+/// gives them: `(error as NSError).code == FirestoreErrorCode.notFound.rawValue`.
+extension HearthError {
+  public static var ok: Code { .ok }
+  public static var cancelled: Code { .cancelled }
+  public static var unknown: Code { .unknown }
+  public static var invalidArgument: Code { .invalidArgument }
+  public static var deadlineExceeded: Code { .deadlineExceeded }
+  public static var notFound: Code { .notFound }
+  public static var alreadyExists: Code { .alreadyExists }
+  public static var permissionDenied: Code { .permissionDenied }
+  public static var resourceExhausted: Code { .resourceExhausted }
+  public static var failedPrecondition: Code { .failedPrecondition }
+  public static var aborted: Code { .aborted }
+  public static var outOfRange: Code { .outOfRange }
+  public static var unimplemented: Code { .unimplemented }
+  public static var `internal`: Code { .internal }
+  public static var unavailable: Code { .unavailable }
+  public static var dataLoss: Code { .dataLoss }
+  public static var unauthenticated: Code { .unauthenticated }
+}
+
 extension HearthError: LocalizedError {
   public var errorDescription: String? { message }
 }
