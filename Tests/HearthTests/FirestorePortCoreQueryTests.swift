@@ -129,12 +129,11 @@ struct FirestorePortCoreQueryTests {
   @Test func orQuery() throws {
     let db = try openQueryDatabase()
     defer { db.close() }
-    let c = try seed(
-      db.collection("collection"),
-      [
-        "1": ["a": 1, "b": 0], "2": ["a": 2, "b": 1], "3": ["a": 3, "b": 2], "4": ["a": 1, "b": 3],
-        "5": ["a": 1, "b": 1],
-      ])
+    try expectOrQueryResults(try abDocs(db))
+  }
+
+  /// QueryTest.OrQuery's queries on `abDocs`.
+  private func expectOrQueryResults(_ c: CollectionReference) throws {
     // Two equalities: a==1 || b==1.
     expectIDs(
       c.whereFilter(.orFilter([.whereField("a", isEqualTo: 1), .whereField("b", isEqualTo: 1)])),
@@ -617,38 +616,13 @@ struct FirestorePortCoreQueryTests {
       ])
   }
 
-  // QueryEngineTest.CanPerformOrQueriesUsingFullCollectionScan1
+  // QueryEngineTest.CanPerformOrQueriesUsingFullCollectionScan1: the same documents and
+  // queries as QueryTest.OrQuery (Firestore tests them on two layers; through the public
+  // API they are one test).
   @Test func canPerformOrQueriesUsingFullCollectionScan1() throws {
     let db = try openQueryDatabase()
     defer { db.close() }
-    let c = try abDocs(db)
-    expectIDs(
-      c.whereFilter(.orFilter([.whereField("a", isEqualTo: 1), .whereField("b", isEqualTo: 1)])),
-      ["1", "2", "4", "5"], "a==1 || b==1")
-    expectIDs(
-      c.whereFilter(.orFilter([.whereField("a", isGreaterThan: 2), .whereField("b", isEqualTo: 1)])),
-      ["5", "2", "3"], "a>2 || b==1")
-    expectIDs(
-      c.whereFilter(
-        .orFilter([
-          .andFilter([.whereField("a", isEqualTo: 1), .whereField("b", isEqualTo: 0)]),
-          .andFilter([.whereField("a", isEqualTo: 3), .whereField("b", isEqualTo: 2)]),
-        ])),
-      ["1", "3"], "(a==1 && b==0) || (a==3 && b==2)")
-    expectIDs(
-      c.whereFilter(
-        .andFilter([
-          .whereField("a", isEqualTo: 1),
-          .orFilter([.whereField("b", isEqualTo: 0), .whereField("b", isEqualTo: 3)]),
-        ])),
-      ["1", "4"], "a==1 && (b==0 || b==3)")
-    expectIDs(
-      c.whereFilter(
-        .andFilter([
-          .orFilter([.whereField("a", isEqualTo: 2), .whereField("b", isEqualTo: 2)]),
-          .orFilter([.whereField("a", isEqualTo: 3), .whereField("b", isEqualTo: 3)]),
-        ])),
-      ["3"], "(a==2 || b==2) && (a==3 || b==3)")
+    try expectOrQueryResults(try abDocs(db))
   }
 
   // QueryEngineTest.CanPerformOrQueriesUsingFullCollectionScan2

@@ -4,8 +4,9 @@ import HearthStorage
 struct Candidate {
   var document: QueryDocument
   var bytes: EncodedDocument
-  /// The index entry that named it guarantees every filter and order-by field, so only
-  /// the fields the caller reads were decoded and nothing needs re-checking.
+  /// Known to match every filter and to have every order-by field, so the merge does not
+  /// check it again: its index entry proves it (and then only the fields the caller reads
+  /// were decoded), or it was checked when its plan was read whole.
   var enforced: Bool
 }
 
@@ -110,11 +111,12 @@ extension QueryExecution {
     }
     let all = try stream(plan, collection, ranges: plan.ranges, prefix: 0, forward: true, near: nil)
     var found: [Candidate] = []
-    while let candidate = try next(all) {
+    while var candidate = try next(all) {
       let document = candidate.document
       if order.includes(document), QueryMatcher.matches(query.filters, document),
         order.isWithin(start: query.startAt, end: query.endAt, document)
       {
+        candidate.enforced = true
         found.append(candidate)
       }
     }
