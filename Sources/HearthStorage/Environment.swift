@@ -37,6 +37,9 @@ public final class Environment: @unchecked Sendable {
     /// Create the directory and files when missing (directory `0700`, files `fileMode`).
     public var createIfMissing = true
     public var fileMode: mode_t = 0o600
+    /// Open a copy that no process writes (a backup) read-only and without a lock file,
+    /// so that inspecting it leaves it byte for byte as it was.
+    public var inspectOnly = false
 
     public init() {}
   }
@@ -44,8 +47,10 @@ public final class Environment: @unchecked Sendable {
   /// The canonical (symlink-free, absolute) path of the directory.
   public let path: String
 
-  private var handle: OpaquePointer?
-  private let gate = ReadWriteLock()
+  private(set) var handle: OpaquePointer?
+  let gate = ReadWriteLock()
+  /// Held shared while the environment is open (see `OpenLock`).
+  private let openLock: OpenLock?
   private let writerLock = NSLock()
   private let syncsOnCommit: Bool
   private var currentSync: Bool
@@ -56,11 +61,11 @@ public final class Environment: @unchecked Sendable {
 
   // MARK: - Opening and closing
 
-  private struct Registration {
+  struct Registration {
     let environment: Environment
     var handles: Int
   }
-  private static let registry = Mutex<[String: Registration]>([:])
+  static let registry = Mutex<[String: Registration]>([:])
 
   /// Opens the environment in directory `path`, or returns the one this process already
   /// has open there.
@@ -108,6 +113,7 @@ public final class Environment: @unchecked Sendable {
     path = canonicalPath
     syncsOnCommit = options.durable
     currentSync = options.durable
+    openLock = options.inspectOnly ? nil : try OpenLock.shared(directory: canonicalPath, fileMode: options.fileMode)
     var env: OpaquePointer?
     try check(mdb_env_create(&env), "mdb_env_create")
     do {
@@ -116,6 +122,7 @@ public final class Environment: @unchecked Sendable {
       try check(mdb_env_set_mapsize(env, max(options.initialMapSize, 1 << 16)), "mdb_env_set_mapsize")
       var flags = UInt32(MDB_NOTLS)
       if !options.durable { flags |= UInt32(MDB_NOSYNC) }
+      if options.inspectOnly { flags |= UInt32(MDB_RDONLY | MDB_NOLOCK) }
       try check(mdb_env_open(env, canonicalPath, flags, options.fileMode), "mdb_env_open \(canonicalPath)")
     } catch {
       mdb_env_close(env)
@@ -142,6 +149,7 @@ public final class Environment: @unchecked Sendable {
         if let handle { mdb_env_close(handle) }
         handle = nil
       }
+      openLock?.release()
     }
   }
 

@@ -87,6 +87,12 @@ public final class WriteTransaction: ReadTransaction {
     try checkWrite(mdb_put(txn, table.dbi, &k, &v, 0), "mdb_put (\(table))")
   }
 
+  /// Deletes every entry of `table`, keeping the table (`mdb_drop` without delete).
+  public func empty(_ table: Table) throws {
+    try ensureLive("mdb_drop (\(table))")
+    try checkWrite(mdb_drop(txn, table.dbi, 0), "mdb_drop (\(table))")
+  }
+
   public func put(_ key: [UInt8], _ value: [UInt8], in table: Table) throws {
     try key.withUnsafeBytes { (k) in
       try value.withUnsafeBytes { (v) in try put(k, v, in: table) }

@@ -23,14 +23,22 @@ struct Committer {
 
   /// The wall clock in microseconds, but always after the last commit of any process, so
   /// commit times are unique and increasing.
-  private func nextCommitTime() throws -> Timestamp {
-    let last =
-      try txn.get(KeyLayout.MetaKey.lastCommit, in: tables.meta)
-      .flatMap(KeyLayout.readBigEndian).map { Int64(bitPattern: $0) } ?? .min
+  func nextCommitTime() throws -> Timestamp {
     let now = Timestamp().microseconds
+    let last = try lastCommitTime()
     let time = now > last ? now : last + 1
-    try txn.put(KeyLayout.MetaKey.lastCommit, KeyLayout.bigEndian(UInt64(bitPattern: time)), in: tables.meta)
+    try setLastCommitTime(time)
     return Timestamp(microseconds: time)
+  }
+
+  /// The last commit time in microseconds (`Int64.min` before the first commit).
+  func lastCommitTime() throws -> Int64 {
+    try txn.get(KeyLayout.MetaKey.lastCommit, in: tables.meta)
+      .flatMap(KeyLayout.readBigEndian).map { Int64(bitPattern: $0) } ?? .min
+  }
+
+  func setLastCommitTime(_ microseconds: Int64) throws {
+    try txn.put(KeyLayout.MetaKey.lastCommit, KeyLayout.bigEndian(UInt64(bitPattern: microseconds)), in: tables.meta)
   }
 
   private func apply(
@@ -75,10 +83,32 @@ struct Committer {
     try DocumentValidation.validate(fields, of: key)
     let document = StoredDocument(
       key: key, fields: fields, createTime: existing?.createTime ?? commitTime, updateTime: commitTime)
+    try put(document, at: storageKey, number, indexes: indexes, replacing: existing?.fields)
+  }
+
+  /// Stores a validated document as it is, times included (what an import does),
+  /// replacing the document at its key. `mayExist` false skips looking for one: the
+  /// fast path of an import into an empty database.
+  func store(
+    _ document: StoredDocument, indexes: IndexSet, mayExist: Bool, resolved: inout [(ResourcePath, CollectionNumber)]
+  ) throws {
+    let number = try store.registry.register(document.key.collectionPath, in: txn, resolved: &resolved)
+    let storageKey = KeyLayout.documentKey(number, document.key.documentID)
+    let existing =
+      try mayExist
+      ? txn.get(storageKey, in: tables.documents).map { try DocumentCodec.decode($0, key: document.key).fields } : nil
+    try put(document, at: storageKey, number, indexes: indexes, replacing: existing)
+  }
+
+  /// Writes the document's bytes and brings its index entries from `old` to its fields.
+  private func put(
+    _ document: StoredDocument, at storageKey: [UInt8], _ number: CollectionNumber, indexes: IndexSet,
+    replacing old: [String: Value]?
+  ) throws {
     try DocumentCodec.encode(document).withUnsafeBytes { encoded in
       try storageKey.withUnsafeBytes { try txn.put($0, encoded, in: tables.documents) }
     }
-    try updateIndexes(indexes, key, number, old: existing?.fields, new: fields)
+    try updateIndexes(indexes, document.key, number, old: old, new: document.fields)
   }
 
   /// Brings the document's automatic and declared index entries from `old` to `new`.

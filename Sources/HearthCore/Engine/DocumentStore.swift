@@ -38,6 +38,8 @@ public final class DocumentStore: Sendable {
     public var initialMapSize = 64 << 20
     /// Permissions of new database files (the directory gets the same, plus search bits).
     public var fileMode: UInt16 = 0o600
+    /// Open a backup's copy to look at it: read-only, and without creating a lock file.
+    public var inspectOnly = false
 
     public init() {}
   }
@@ -57,12 +59,18 @@ public final class DocumentStore: Sendable {
   /// - Throws: `notFound` for a read-only open of a missing database; `failedPrecondition`
   ///   for a newer format; `dataLoss` when the files are not a Hearth database.
   public init(path: String, options: Options = Options()) throws {
-    self.options = options
     var environmentOptions = Environment.Options()
     environmentOptions.initialMapSize = options.initialMapSize
     environmentOptions.durable = options.durable
     environmentOptions.createIfMissing = !options.readOnly
     environmentOptions.fileMode = mode_t(options.fileMode)
+    environmentOptions.inspectOnly = options.inspectOnly
+    var options = options
+    if options.inspectOnly {
+      options.readOnly = true
+      environmentOptions.createIfMissing = false
+    }
+    self.options = options
     let environment: Environment
     do {
       environment = try Environment.open(path: path, options: environmentOptions)

@@ -1,0 +1,76 @@
+import HearthCore
+
+/// How `import(from:mode:)` treats what the database already holds: `.merge` sets each
+/// document of the file and keeps the rest; `.replace` empties the database first.
+public typealias ImportMode = HearthCore.ImportMode
+
+/// What `export(to:)` wrote.
+public struct ExportSummary: Sendable, Equatable {
+  /// The number of documents written.
+  public var documents: Int
+}
+
+/// What `import(from:mode:)` loaded.
+public struct ImportSummary: Sendable, Equatable {
+  /// The number of documents written.
+  public var documents: Int
+}
+
+/// What `backup(to:)` copied, as its manifest records it.
+public typealias BackupManifest = HearthCore.BackupManifest
+
+extension Database {
+  /// Writes a consistent, compacted copy of the database into the new directory
+  /// `directory` while the database stays in use (readers and writers, in this process
+  /// and others, go on), with a `manifest.json` that `restore(from:to:)` checks.
+  ///
+  /// - Throws: `alreadyExists` when `directory` exists and is not empty.
+  @discardableResult
+  public func backup(to directory: String) throws -> BackupManifest {
+    try engine().backup(to: directory)
+  }
+
+  /// Replaces the database at `path` with the backup in `backup`, after checking the
+  /// backup against its manifest. The replacement is atomic: a crash midway leaves the
+  /// old database or the new one. `path` may be missing, empty, or a database directory.
+  ///
+  /// - Parameter force: restore even while another process has the database open (it
+  ///   keeps its old copy until it reopens, and what it writes meanwhile is lost).
+  /// - Throws: `failedPrecondition` while a process has the database open (this process
+  ///   always counts: close the `Database` first); `dataLoss` for a damaged backup;
+  ///   `invalidArgument` when `backup` is not a backup or `path` is not a database.
+  public static func restore(from backup: String, to path: String, force: Bool = false) throws {
+    try DocumentStore.restore(from: backup, to: path, force: force)
+  }
+
+  /// Writes every document to `file` as JSON Lines (SHELL.md's export format), in path
+  /// order, from one consistent snapshot; `-` writes to standard output. Memory stays
+  /// constant however large the database, and `file` appears only once it is whole.
+  @discardableResult
+  public func export(to file: String) throws -> ExportSummary {
+    ExportSummary(documents: try engine().export(to: file))
+  }
+
+  /// Like `export(to:)`, reporting progress (documents written, total) as it goes.
+  @discardableResult
+  public func export(to file: String, progress: @escaping (Int, Int?) -> Void) throws -> ExportSummary {
+    ExportSummary(documents: try engine().export(to: file, progress: progress))
+  }
+
+  /// Loads an export (`-`: standard input), keeping each document's create and update
+  /// times. The whole input is validated first: a bad line throws `invalidArgument`
+  /// naming the line and the problem, and nothing is written. Index entries are built as
+  /// the documents are written, in large atomic chunks.
+  @discardableResult
+  public func `import`(from file: String, mode: ImportMode = .merge) throws -> ImportSummary {
+    ImportSummary(documents: try engine().importDocuments(from: file, mode: mode))
+  }
+
+  /// Like `import(from:mode:)`, reporting progress (documents written, total) as it goes.
+  @discardableResult
+  public func `import`(from file: String, mode: ImportMode = .merge, progress: @escaping (Int, Int?) -> Void) throws
+    -> ImportSummary
+  {
+    ImportSummary(documents: try engine().importDocuments(from: file, mode: mode, progress: progress))
+  }
+}

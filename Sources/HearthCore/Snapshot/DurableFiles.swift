@@ -1,0 +1,84 @@
+import CZlib
+import Foundation
+
+/// File work that must survive a crash: copies and small files flushed to disk before
+/// they are renamed into place, and checksums of large files read in pieces.
+enum DurableFiles {
+  /// The size and CRC-32 of a file, read in 1 MiB pieces; `sync` first flushes it to disk.
+  static func checksum(ofFile path: String, sync: Bool) throws -> (bytes: Int, crc32: UInt32) {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { throw LineFiles.failure(errno, "open", path) }
+    defer { close(descriptor) }
+    if sync && fsync(descriptor) != 0 { throw LineFiles.failure(errno, "fsync", path) }
+    var buffer = [UInt8](repeating: 0, count: 1 << 20)
+    var crc = crc32(0, nil, 0)
+    var total = 0
+    while true {
+      let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress!, $0.count) }
+      if count < 0 {
+        if errno == EINTR { continue }
+        throw LineFiles.failure(errno, "read", path)
+      }
+      if count == 0 { break }
+      crc = buffer.withUnsafeBytes { crc32(crc, $0.baseAddress!.assumingMemoryBound(to: Bytef.self), uInt(count)) }
+      total += count
+    }
+    return (total, UInt32(crc))
+  }
+
+  /// Copies a file to `destination` and flushes it to disk.
+  static func copyDurably(_ source: String, to destination: String) throws {
+    let input = open(source, O_RDONLY | O_CLOEXEC)
+    guard input >= 0 else { throw LineFiles.failure(errno, "open", source) }
+    defer { close(input) }
+    let output = open(destination, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+    guard output >= 0 else { throw LineFiles.failure(errno, "create", destination) }
+    var buffer = [UInt8](repeating: 0, count: 1 << 20)
+    do {
+      while true {
+        let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress!, $0.count) }
+        if count < 0 {
+          if errno == EINTR { continue }
+          throw LineFiles.failure(errno, "read", source)
+        }
+        if count == 0 { break }
+        var offset = 0
+        while offset < count {
+          let written = buffer.withUnsafeBytes { write(output, $0.baseAddress! + offset, count - offset) }
+          if written < 0 {
+            if errno == EINTR { continue }
+            throw LineFiles.failure(errno, "write", destination)
+          }
+          offset += written
+        }
+      }
+      guard fsync(output) == 0 else { throw LineFiles.failure(errno, "fsync", destination) }
+      close(output)
+    } catch {
+      close(output)
+      unlink(destination)
+      throw error
+    }
+  }
+
+  /// Writes a small file under a temporary name, flushes it and renames it into place.
+  static func writeDurably(_ text: String, to path: String) throws {
+    let writer = try LineWriter(path: path)
+    do {
+      try writer.write(line: String(text.dropLast()))
+      try writer.finish()
+    } catch {
+      writer.abandon()
+      throw error
+    }
+    syncDirectory((path as NSString).deletingLastPathComponent)
+  }
+
+  /// Flushes a directory's entries (a rename in it) to disk.
+  static func syncDirectory(_ path: String) {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { return }
+    fsync(descriptor)
+    close(descriptor)
+  }
+}

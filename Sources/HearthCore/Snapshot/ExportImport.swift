@@ -1,0 +1,140 @@
+import HearthStorage
+
+/// How an import treats what the database already holds.
+public enum ImportMode: Sendable {
+  /// Set each document of the file (replacing a document at the same path); keep the rest.
+  case merge
+  /// Empty the database first, then load the file.
+  case replace
+}
+
+/// Reports long work: documents done so far, and the total when known.
+public typealias ProgressHandler = (_ done: Int, _ total: Int?) -> Void
+
+extension DocumentStore {
+  /// Writes every document to `path` (`-`: standard output) in the export format
+  /// (`ExportFormat`), in path order, from one consistent read snapshot; returns the
+  /// number of documents. Memory stays constant however large the database; a file is
+  /// only put in place once it is whole.
+  public func export(to path: String, progress: ProgressHandler? = nil) throws -> Int {
+    let writer = try LineWriter(path: path)
+    do {
+      let count = try read { reader in
+        let total = try reader.txn.count(tables.documents)
+        try writer.write(line: ExportFormat.header(exportedAt: Timestamp(), documents: total))
+        var done = 0
+        try reader.forEachDocumentInPathOrder { key, bytes in
+          try writer.write(line: ExportFormat.line(DocumentCodec.decode(bytes, key: key)))
+          done += 1
+          if done % 1000 == 0 { progress?(done, total) }
+        }
+        progress?(done, total)
+        return done
+      }
+      try writer.finish()
+      return count
+    } catch {
+      writer.abandon()
+      throw error
+    }
+  }
+
+  /// Loads an export from `path` (`-`: standard input); returns the number of documents.
+  ///
+  /// The whole input is read once to validate it: a bad line (not JSON, a bad path or
+  /// value, a repeated path, a header that is missing or whose count disagrees) throws
+  /// `invalidArgument` naming the line, and nothing is written. Then the documents are
+  /// written with their create and update times, in atomic chunks of `importChunk`
+  /// documents (one transaction for a smaller input), their index entries built as they
+  /// go. `.replace` empties the database in the first chunk's transaction.
+  ///
+  /// Into an empty database, documents are written without looking for old ones (the
+  /// fast path), for as long as no other commit comes between two chunks.
+  public func importDocuments(from path: String, mode: ImportMode, progress: ProgressHandler? = nil) throws -> Int {
+    guard !options.readOnly else {
+      throw HearthError(.failedPrecondition, "The database at \(self.path) is open read-only")
+    }
+    let input = try ImportValidation(path: path)
+    defer { input.removeCopy() }
+    var importer = Importer(store: self, mode: mode)
+    if let documents = input.documents {
+      try importer.apply(documents)
+    } else {
+      let reader = try LineReader(path: input.source)
+      _ = try reader.nextLine()  // the header, validated
+      var chunk: [ImportedDocument] = []
+      while let (text, _) = try reader.nextLine() {
+        if ImportValidation.isBlank(text) { continue }
+        chunk.append(try ExportFormat.document(from: text))
+        if chunk.count == Self.importChunk {
+          try importer.apply(chunk)
+          chunk.removeAll(keepingCapacity: true)
+          progress?(importer.written, input.count)
+        }
+      }
+      if !chunk.isEmpty { try importer.apply(chunk) }
+    }
+    if importer.isFirst { try importer.apply([]) }  // `.replace` with an empty file
+    progress?(importer.written, input.count)
+    return importer.written
+  }
+
+  /// Documents per import transaction: large enough to make an import fast, small enough
+  /// to keep its memory low.
+  static let importChunk = 5000
+}
+
+/// Writes an import's chunks, one transaction each.
+private struct Importer {
+  let store: DocumentStore
+  let mode: ImportMode
+  private(set) var written = 0
+  private(set) var isFirst = true
+  /// The last commit time our previous chunk left, while the fast path holds.
+  private var fastPathMark: Int64?
+
+  init(store: DocumentStore, mode: ImportMode) {
+    self.store = store
+    self.mode = mode
+  }
+
+  mutating func apply(_ documents: [ImportedDocument]) throws {
+    let (first, replace, mark) = (isFirst, isFirst && mode == .replace, fastPathMark)
+    let tables = store.tables
+    var resolved: [(ResourcePath, CollectionNumber)] = []
+    let (mayExist, lastCommit) = try store.guarded {
+      try store.environment.write(durable: store.options.durable) { txn -> (Bool, Int64) in
+        resolved.removeAll()
+        if replace {
+          try txn.empty(tables.documents)
+          try txn.empty(tables.indexEntries)
+        }
+        let committer = Committer(store: store, txn: txn)
+        let mayExist: Bool
+        if first {
+          mayExist = try txn.count(tables.documents) > 0
+        } else {
+          mayExist = try mark == nil || committer.lastCommitTime() != mark
+        }
+        let commitTime = try committer.nextCommitTime()
+        let indexes = try store.catalog.current(in: txn)
+        var latest = commitTime.microseconds
+        for document in documents {
+          let updateTime = document.updateTime ?? commitTime
+          latest = max(latest, updateTime.microseconds)
+          let stored = StoredDocument(
+            key: document.key, fields: document.fields, createTime: document.createTime ?? updateTime,
+            updateTime: updateTime)
+          try committer.store(stored, indexes: indexes, mayExist: mayExist, resolved: &resolved)
+        }
+        // Later commits must come after every imported update time.
+        try committer.setLastCommitTime(latest)
+        return (mayExist, latest)
+      }
+    }
+    store.registry.remember(resolved)
+    fastPathMark = mayExist ? nil : lastCommit
+    isFirst = false
+    written += documents.count
+  }
+}

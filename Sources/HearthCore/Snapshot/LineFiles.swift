@@ -1,0 +1,162 @@
+import Foundation
+
+/// Writes lines to a file (or standard output) through a buffer, with plain `write(2)`
+/// calls: constant memory however much is written.
+///
+/// A file is written under a temporary name next to it and renamed into place by
+/// `finish()`, so an export that fails midway never leaves a truncated file that looks
+/// like a whole one.
+final class LineWriter {
+  private let descriptor: Int32
+  private let path: String?
+  private let temporaryPath: String?
+  private var buffer: [UInt8] = []
+  private static let flushSize = 1 << 20
+
+  /// `path` `-` is standard output.
+  init(path: String) throws {
+    if path == "-" {
+      descriptor = STDOUT_FILENO
+      self.path = nil
+      temporaryPath = nil
+    } else {
+      let temporary = path + ".partial"
+      descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+      guard descriptor >= 0 else { throw LineFiles.failure(errno, "create", temporary) }
+      self.path = path
+      temporaryPath = temporary
+    }
+    buffer.reserveCapacity(Self.flushSize + 4096)
+  }
+
+  func write(line: String) throws {
+    buffer.append(contentsOf: line.utf8)
+    buffer.append(0x0A)
+    if buffer.count >= Self.flushSize { try flush() }
+  }
+
+  private func flush() throws {
+    var offset = 0
+    while offset < buffer.count {
+      let written = buffer.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+      if written < 0 {
+        if errno == EINTR { continue }
+        throw LineFiles.failure(errno, "write", path ?? "standard output")
+      }
+      offset += written
+    }
+    buffer.removeAll(keepingCapacity: true)
+  }
+
+  /// Writes what is buffered and, for a file, makes it durable under its final name.
+  func finish() throws {
+    try flush()
+    guard let path, let temporaryPath else { return }
+    guard fsync(descriptor) == 0 else { throw LineFiles.failure(errno, "fsync", temporaryPath) }
+    Foundation.close(descriptor)
+    guard rename(temporaryPath, path) == 0 else { throw LineFiles.failure(errno, "rename", path) }
+  }
+
+  /// Gives up: closes and removes the temporary file.
+  func abandon() {
+    guard let temporaryPath else { return }
+    Foundation.close(descriptor)
+    unlink(temporaryPath)
+  }
+}
+
+/// Reads a file (or standard input) line by line, through a buffer: constant memory
+/// however long the file, one line at a time however long the line (up to `maxLine`).
+final class LineReader {
+  private let descriptor: Int32
+  private let ownsDescriptor: Bool
+  let name: String
+  private var buffer: [UInt8] = []
+  private var start = 0
+  private var atEnd = false
+  /// The number of the line last returned, from 1.
+  private(set) var lineNumber = 0
+  /// Longer lines are an error: far beyond the largest document (1 MiB by Firestore's
+  /// rules, a few times that as JSON), far below what would strain memory.
+  static let maxLine = 64 << 20
+
+  /// `path` `-` is standard input.
+  init(path: String) throws {
+    if path == "-" {
+      descriptor = STDIN_FILENO
+      ownsDescriptor = false
+      name = "standard input"
+    } else {
+      var status = stat()
+      if stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
+        throw HearthError.invalidArgument("\(path) is a directory, not an export file")
+      }
+      descriptor = open(path, O_RDONLY | O_CLOEXEC)
+      guard descriptor >= 0 else { throw LineFiles.failure(errno, "open", path) }
+      ownsDescriptor = true
+      name = path
+    }
+  }
+
+  deinit { if ownsDescriptor { Foundation.close(descriptor) } }
+
+  /// The next line without its line break, or `nil` at the end. The last line may lack a
+  /// line break; `complete` tells whether it had one.
+  func nextLine() throws -> (text: String, complete: Bool)? {
+    while true {
+      if let newline = buffer[start...].firstIndex(of: 0x0A) {
+        defer { start = newline + 1 }
+        return (try text(buffer[start..<newline]), true)
+      }
+      if atEnd {
+        guard start < buffer.count else { return nil }
+        defer { start = buffer.count }
+        return (try text(buffer[start...]), false)
+      }
+      if buffer.count - start > Self.maxLine {
+        throw HearthError.invalidArgument(
+          "\(name):\(lineNumber + 1): the line is longer than \(Self.maxLine >> 20) MiB")
+      }
+      try fill()
+    }
+  }
+
+  /// The next line's text, counted.
+  private func text(_ bytes: ArraySlice<UInt8>) throws -> String {
+    lineNumber += 1
+    guard let text = String(validating: bytes, as: UTF8.self) else {
+      throw HearthError.invalidArgument("\(name):\(lineNumber): the line is not valid UTF-8")
+    }
+    return text
+  }
+
+  private func fill() throws {
+    if start > 0 {
+      buffer.removeFirst(start)
+      start = 0
+    }
+    let chunk = 1 << 20
+    let oldCount = buffer.count
+    buffer.append(contentsOf: repeatElement(0, count: chunk))
+    var count: Int
+    repeat {
+      count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + oldCount, chunk) }
+    } while count < 0 && errno == EINTR
+    guard count >= 0 else { throw LineFiles.failure(errno, "read", name) }
+    buffer.removeLast(chunk - count)
+    if count == 0 { atEnd = true }
+  }
+}
+
+enum LineFiles {
+  /// An I/O failure as a `HearthError` naming the file.
+  static func failure(_ code: Int32, _ operation: String, _ path: String) -> HearthError {
+    let reason = String(cString: strerror(code))
+    switch code {
+    case ENOENT: return HearthError(.notFound, "Cannot \(operation) \(path): \(reason)")
+    case EACCES, EPERM, EROFS: return HearthError(.permissionDenied, "Cannot \(operation) \(path): \(reason)")
+    case ENOSPC, EDQUOT: return HearthError(.resourceExhausted, "Cannot \(operation) \(path): \(reason)")
+    default: return HearthError(.internal, "Cannot \(operation) \(path): \(reason)")
+    }
+  }
+}
