@@ -57,6 +57,15 @@ extension Database {
     ExportSummary(documents: try engine().export(to: file, progress: progress))
   }
 
+  /// Hands the export's lines (without line breaks), header first, to `write`: for
+  /// streaming an export somewhere other than a file.
+  @discardableResult
+  public func export(into write: (String) throws -> Void, progress: ((Int, Int?) -> Void)? = nil) throws
+    -> ExportSummary
+  {
+    ExportSummary(documents: try engine().export(into: write, progress: progress))
+  }
+
   /// Loads an export (`-`: standard input), keeping each document's create and update
   /// times. The whole input is validated first: a bad line throws `invalidArgument`
   /// naming the line and the problem, and nothing is written. Index entries are built as

@@ -47,7 +47,9 @@ struct Command: Sendable {
   }
 
   /// Every command, in the order help lists them.
-  static let all: [Command] = [.ls, .tree, .get, .set, .update, .add, .rm, .query, .explain, .help, .exit]
+  static let all: [Command] = [
+    .ls, .tree, .get, .set, .update, .add, .rm, .query, .explain, .export, .import, .backup, .restore, .help, .exit,
+  ]
 
   static func named(_ name: String) -> Command? { all.first { $0.name == name } }
 

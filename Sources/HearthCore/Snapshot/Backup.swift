@@ -88,7 +88,7 @@ extension DocumentStore {
       throw HearthError(
         .permissionDenied, "Cannot create the backup directory \(directory): \(error.localizedDescription)")
     }
-    let createdAt = Timestamp()
+    let createdAt = Timestamp(microseconds: Timestamp().microseconds)
     try guarded { try environment.copy(to: directory) }
     let dataPath = directory + "/" + BackupManifest.dataFile
     let (bytes, crc32) = try DurableFiles.checksum(ofFile: dataPath, sync: true)

@@ -16,7 +16,7 @@ public enum ExportFormat {
   public static func header(exportedAt: Timestamp, documents: Int?) -> String {
     let members: [(key: String, value: JSONValue)] = [
       ("hearth", .string("export")), ("version", .integer(Int64(version))),
-      ("exportedAt", .string(RFC3339.format(exportedAt))),
+      ("exportedAt", .string(RFC3339.format(Timestamp(microseconds: exportedAt.microseconds)))),
       ("documents", documents.map { .integer(Int64($0)) } ?? .null),
     ]
     return JSONWriter().string(from: .object(members))
@@ -46,7 +46,7 @@ public enum ExportFormat {
   /// - Throws: `invalidArgument` saying what is wrong (the caller adds the line number);
   ///   `failedPrecondition` for a newer version.
   public static func header(from text: String) throws -> Header {
-    let json = try ExtendedJSONCodec.parse(text)
+    let json = try parse(text)
     guard case .object = json, json["hearth"] == .string("export") else {
       throw HearthError.invalidArgument(
         #"the first line is not an export header: expected {"hearth":"export","version":1,...}"#)
@@ -81,7 +81,7 @@ public enum ExportFormat {
   ///
   /// - Throws: `invalidArgument` saying what is wrong (the caller adds the line number).
   public static func document(from text: String) throws -> ImportedDocument {
-    let json = try ExtendedJSONCodec.parse(text)
+    let json = try parse(text)
     guard case .object(let members) = json else {
       throw HearthError.invalidArgument("expected a JSON object, found \(json.typeName)")
     }
@@ -121,6 +121,17 @@ public enum ExportFormat {
     }
     try DocumentValidation.validate(fields, of: key)
     return ImportedDocument(key: key, fields: fields, createTime: createTime, updateTime: updateTime)
+  }
+}
+
+extension ExportFormat {
+  /// Parses one line; a syntax error names its column (the caller names the line).
+  fileprivate static func parse(_ text: String) throws -> JSONValue {
+    do {
+      return try JSONParser.parse(text)
+    } catch {
+      throw HearthError.invalidArgument("invalid JSON at column \(error.column): \(error.message)")
+    }
   }
 }
 

@@ -19,23 +19,28 @@ extension DocumentStore {
   public func export(to path: String, progress: ProgressHandler? = nil) throws -> Int {
     let writer = try LineWriter(path: path)
     do {
-      let count = try read { reader in
-        let total = try reader.txn.count(tables.documents)
-        try writer.write(line: ExportFormat.header(exportedAt: Timestamp(), documents: total))
-        var done = 0
-        try reader.forEachDocumentInPathOrder { key, bytes in
-          try writer.write(line: ExportFormat.line(DocumentCodec.decode(bytes, key: key)))
-          done += 1
-          if done % 1000 == 0 { progress?(done, total) }
-        }
-        progress?(done, total)
-        return done
-      }
+      let count = try export(into: writer.write(line:), progress: progress)
       try writer.finish()
       return count
     } catch {
       writer.abandon()
       throw error
+    }
+  }
+
+  /// Hands the export's lines (without line breaks), header first, to `write`.
+  public func export(into write: (String) throws -> Void, progress: ProgressHandler? = nil) throws -> Int {
+    try read { reader in
+      let total = try reader.txn.count(tables.documents)
+      try write(ExportFormat.header(exportedAt: Timestamp(), documents: total))
+      var done = 0
+      try reader.forEachDocumentInPathOrder { key, bytes in
+        try write(ExportFormat.line(DocumentCodec.decode(bytes, key: key)))
+        done += 1
+        if done % 1000 == 0 { progress?(done, total) }
+      }
+      progress?(done, total)
+      return done
     }
   }
 

@@ -1,0 +1,199 @@
+import Foundation
+import Hearth
+
+// MARK: - The table entries
+
+extension Command {
+  static let export = Command(
+    name: "export", summary: "write every document as JSON Lines, to a file or '-' (standard output)",
+    usage: "export FILE|-",
+    details: """
+      Writes every document, in path order, as JSON Lines: a header line, then one
+      {"path", "createTime", "updateTime", "fields"} object per document, fields in
+      extended JSON. It reads one consistent snapshot while the app keeps writing. FILE
+      appears only once it is whole; '-' writes to standard output. 'import' reads it back.
+      """,
+    examples: ["export backup.jsonl", "export - | gzip > backup.jsonl.gz"],
+    arguments: ["FILE"], required: 1, access: .read, aliases: ["dump", "save-all"],
+    run: SnapshotCommands.export)
+
+  static let `import` = Command(
+    name: "import", summary: "load an export; merge by default, --replace empties the database first",
+    usage: "import FILE|- [--replace]",
+    details: """
+      Loads a file written by 'export' ('-' reads standard input). Every line is checked
+      before anything is written: a bad line fails with its line number and changes
+      nothing. Documents keep their create and update times; a document already at the
+      same path is replaced, others stay, unless --replace empties the database first.
+      """,
+    examples: ["import backup.jsonl", "import backup.jsonl --replace", "gunzip -c backup.jsonl.gz | hearth import -"],
+    options: [.flag("--replace", "empty the database first, so it holds exactly the file's documents")],
+    arguments: ["FILE"], required: 1, access: .write, aliases: ["load", "restore-json"],
+    run: SnapshotCommands.import)
+
+  static let backup = Command(
+    name: "backup", summary: "copy the database, consistent and compacted, while the app keeps writing",
+    usage: "backup DIR",
+    details: """
+      Copies the database into the new directory DIR: one consistent snapshot, free
+      space left out, taken while other processes go on reading and writing. DIR gets
+      the copy and a manifest.json (time, documents, size, checksum) that 'restore'
+      checks. DIR must not exist or be empty.
+      """,
+    examples: ["backup backups/2026-11-29"],
+    arguments: ["DIR"], required: 1, access: .read, aliases: ["snapshot", "copy", "cp"],
+    run: SnapshotCommands.backup)
+
+  static let restore = Command(
+    name: "restore", summary: "replace the database with a backup",
+    usage: "restore DIR [--force]",
+    details: """
+      Checks the backup in DIR against its manifest, then replaces the database with it
+      in one step: a crash leaves the old database or the new one, never a mix. Refused
+      while another process has the database open, unless --force (that process keeps
+      its old copy until it reopens, and what it writes meanwhile is lost).
+      """,
+    examples: ["restore backups/2026-11-29", "restore backups/2026-11-29 --force"],
+    options: [.flag("--force", "restore even while another process has the database open")],
+    arguments: ["DIR"], required: 1, access: .none, aliases: ["rollback", "recover"],
+    run: SnapshotCommands.restore)
+}
+
+// MARK: - Running them
+
+/// `export`, `import`, `backup` and `restore`: the whole database at once.
+enum SnapshotCommands {
+  static func export(_ invocation: Invocation) throws {
+    let file = invocation.arguments.positionals[0]
+    let database = try invocation.database()
+    let progress = ProgressLine(session: invocation.session, verb: "exported")
+    defer { progress.finish() }
+    if file == "-" {
+      let session = invocation.session
+      try database.export(into: { session.writeLine($0) }, progress: progress.update)
+    } else {
+      let summary = try database.export(to: file, progress: progress.update)
+      progress.finish()
+      invocation.session.note("exported \(summary.documents) documents to \(file)")
+    }
+  }
+
+  static func `import`(_ invocation: Invocation) throws {
+    var file = invocation.arguments.positionals[0]
+    var copy: String?
+    if file == "-" {
+      copy = try copyStandardInput(invocation)
+      file = copy!
+    }
+    defer { if let copy { unlink(copy) } }
+    let database = try invocation.database()
+    let progress = ProgressLine(session: invocation.session, verb: "imported")
+    let mode: ImportMode = invocation.arguments.has("--replace") ? .replace : .merge
+    let summary: ImportSummary
+    do {
+      summary = try database.import(from: file, mode: mode, progress: progress.update)
+    } catch let error as HearthError {
+      progress.finish()
+      // The message names the file and line; for standard input, name it so.
+      let message = copy.map { error.message.replacingOccurrences(of: $0, with: "standard input") } ?? error.message
+      throw CommandFailure(HearthError(error.code, message))
+    }
+    progress.finish()
+    invocation.session.note("imported \(summary.documents) documents" + (copy == nil ? " from \(file)" : ""))
+  }
+
+  static func backup(_ invocation: Invocation) throws {
+    let directory = invocation.arguments.positionals[0]
+    let manifest = try invocation.database().backup(to: directory)
+    if invocation.json {
+      invocation.printJSON(
+        [
+          ("path", directory), ("documents", manifest.documents), ("bytes", manifest.bytes),
+          ("createdAt", manifest.createdAt),
+        ] as [(String, Any)])
+    } else {
+      invocation.session.writeLine(
+        "backed up \(manifest.documents) documents (\(ByteCount.text(manifest.bytes))) to \(directory)")
+    }
+  }
+
+  static func restore(_ invocation: Invocation) throws {
+    let directory = invocation.arguments.positionals[0]
+    let session = invocation.session
+    // The shell's own handle would count as "open in this process".
+    session.close()
+    try Database.restore(from: directory, to: session.databasePath, force: invocation.arguments.has("--force"))
+    session.writeLine("restored \(session.databasePath) from \(directory)")
+  }
+
+  /// Copies standard input to a temporary file (import reads its input twice).
+  private static func copyStandardInput(_ invocation: Invocation) throws -> String {
+    if invocation.session.isInteractive {
+      throw UsageError.notAllowed("'-' (standard input) works only outside the interactive shell")
+    }
+    let path = NSTemporaryDirectory() + "/hearth-import-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).jsonl"
+    guard FileManager.default.createFile(atPath: path, contents: nil),
+      let handle = FileHandle(forWritingAtPath: path)
+    else {
+      throw CommandFailure(message: "cannot create a temporary file at \(path)", code: "io", status: .ioError)
+    }
+    defer { try? handle.close() }
+    var buffer = Data()
+    while let line = invocation.session.stdin.readLine() {
+      buffer.append(contentsOf: line.utf8)
+      buffer.append(0x0A)
+      if buffer.count >= 1 << 20 {
+        handle.write(buffer)
+        buffer.removeAll(keepingCapacity: true)
+      }
+    }
+    handle.write(buffer)
+    return path
+  }
+}
+
+/// A progress line on standard error (`imported 12000 of 100000 documents (12%)`),
+/// redrawn in place; only when standard error is a terminal, where a person watches it.
+final class ProgressLine {
+  private let session: Session
+  private let verb: String
+  private var shown = false
+  private var lastDraw = Date.distantPast
+
+  init(session: Session, verb: String) {
+    self.session = session
+    self.verb = verb
+  }
+
+  func update(_ done: Int, _ total: Int?) {
+    guard session.stderr.isTerminal, Date().timeIntervalSince(lastDraw) >= 0.1 else { return }
+    lastDraw = Date()
+    shown = true
+    let of = total.map { total in " of \(total)" + (total > 0 ? " (\(done * 100 / total)%)" : "") } ?? ""
+    session.stderr.write("\r\u{1B}[K\(verb) \(done)\(of) documents")
+    session.stderr.flush()
+  }
+
+  /// Clears the line.
+  func finish() {
+    guard shown else { return }
+    shown = false
+    session.stderr.write("\r\u{1B}[K")
+    session.stderr.flush()
+  }
+}
+
+/// Sizes for people: `512 bytes`, `3.4 MB`, `1.2 GB` (powers of 1,000, as disks are sold).
+enum ByteCount {
+  static func text(_ bytes: Int) -> String {
+    if bytes < 1000 { return "\(bytes) bytes" }
+    let units = ["kB", "MB", "GB", "TB"]
+    var value = Double(bytes) / 1000
+    var unit = 0
+    while value >= 1000 && unit < units.count - 1 {
+      value /= 1000
+      unit += 1
+    }
+    return String(format: value < 10 ? "%.1f" : "%.0f", value) + " " + units[unit]
+  }
+}
