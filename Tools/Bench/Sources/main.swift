@@ -1,7 +1,7 @@
 // hearth-bench: Hearth beside raw LMDB and SQLite, in one run, on the same data.
 //
 //   swift run -c release hearth-bench [--documents N] [--durable-writes N] [--queries N] [--loads N]
-//                                     [--verify N] [--explain] [--only TEXT]
+//                                     [--verify N] [--explain] [--only TEXT] [--snapshot-documents N]
 //
 // Every figure is operations per second (higher is better); the ratio columns divide
 // Hearth's figure by the baseline's.
@@ -14,6 +14,9 @@
 // and into SQLite as JSON text with expression indexes on the queried fields, then the
 // same queries with the same random parameters on both; every answer is checked against
 // the other side's.
+//
+// The third (SnapshotBench.swift): export, import and backup, with their throughput and
+// memory.
 import Foundation
 import Hearth
 
@@ -43,6 +46,11 @@ if arguments.runsQueryTable {
       "\nSQLite's load is given its JSON text ready-made; an app serialising the posts with JSONSerialization "
         + "would spend another \(String(format: "%.1f", serialization)) s (\(alone) alone).")
   }
+}
+
+if arguments.runsSnapshots {
+  try SnapshotBench(documents: arguments.snapshotDocuments ?? arguments.documents, root: root)
+    .run(selects: arguments.selects)
 }
 
 /// The first table: Hearth, raw LMDB and SQLite storing and reading the same bytes.
@@ -123,6 +131,8 @@ struct BenchArguments {
   var explain = false
   /// Run only the operations whose names contain this text (for profiling one of them).
   var only: String?
+  /// The size of the snapshot section's database (default: `documents`).
+  var snapshotDocuments: Int?
 
   static let firstTableNames = [
     "batched set (1,000 per commit)", "single durable set (fsync each)", "get → DocumentSnapshot",
@@ -140,16 +150,17 @@ struct BenchArguments {
       case "--verify": verify = iterator.next().flatMap(Int.init) ?? verify
       case "--explain": explain = true
       case "--only": only = iterator.next()
+      case "--snapshot-documents": snapshotDocuments = iterator.next().flatMap(Int.init)
       default:
         FileHandle.standardError.write(
           Data(
             ("usage: hearth-bench [--documents N] [--durable-writes N] [--queries N] [--loads N] [--verify N] "
-              + "[--explain] [--only TEXT]\n").utf8))
+              + "[--explain] [--only TEXT] [--snapshot-documents N]\n").utf8))
         exit(64)
       }
     }
-    if let only, !runsFirstTable, !runsQueryTable {
-      let names = Self.firstTableNames + [QueryBench.loadName] + QueryKind.allCases.map(\.name)
+    if let only, !runsFirstTable, !runsQueryTable, !runsSnapshots {
+      let names = Self.firstTableNames + [QueryBench.loadName] + QueryKind.allCases.map(\.name) + SnapshotBench.names
       FileHandle.standardError.write(
         Data(
           "hearth-bench: no operation's name contains '\(only)'; the names are:\n  \(names.joined(separator: "\n  "))\n"
@@ -163,6 +174,7 @@ struct BenchArguments {
 
   var runsFirstTable: Bool { Self.firstTableNames.contains(where: selects) }
   var runsQueryTable: Bool { selects(QueryBench.loadName) || QueryKind.allCases.contains { selects($0.name) } }
+  var runsSnapshots: Bool { SnapshotBench.names.contains(where: selects) }
 }
 
 struct ResultTable {
