@@ -13,7 +13,9 @@
 // The second table (QueryBench.swift): the same posts loaded into a fresh Hearth database
 // and into SQLite as JSON text with expression indexes on the queried fields, then the
 // same queries with the same random parameters on both; every answer is checked against
-// the other side's.
+// the other side's. A third side, raw LMDB (RawLMDBQuerySubject.swift), answers them by
+// hand through LMDB's C API with indexes built for exactly these queries: the floor any
+// LMDB-based design can reach.
 import Foundation
 import Hearth
 
