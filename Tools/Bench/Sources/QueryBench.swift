@@ -4,14 +4,23 @@ import Hearth
 
 /// The query section: Hearth and SQLite loaded with the same posts and the same indexes,
 /// then asked the same questions with the same random parameter choices. Every figure is
-/// the median of several repetitions, Hearth's and SQLite's taken in turns so that the
-/// machine's noise falls on both; every answer is checked against the other side's.
+/// the median of several repetitions, the sides' taken in turns so that the machine's noise
+/// falls on all; every answer is checked against SQLite's.
+///
+/// A third side, raw LMDB (`RawLMDBQuerySubject`), answers the same questions by hand
+/// through LMDB's C API with indexes built for exactly them: the floor any LMDB-based
+/// design can reach, against which Hearth's figures (and any goal set for them) can be
+/// judged.
 struct QueryBench {
   struct Row {
     let name: String
     let hearth: Double
     let sqlite: Double
-    /// Results per query (documents, or the count), the same on both sides.
+    /// Raw LMDB, its read transaction renewed per query (as Hearth's are).
+    let rawLMDB: Double
+    /// Raw LMDB, its read transaction begun and aborted per query (not for the load).
+    let rawLMDBBegun: Double?
+    /// Results per query (documents, or the count), the same on every side.
     let results: Double?
   }
 
@@ -35,78 +44,97 @@ struct QueryBench {
 
   func run() throws -> [Row] {
     var rows: [Row] = []
-    let (hearth, sqlite, load) = try loadBoth()
-    defer {
-      hearth.close()
-      sqlite.close()
-    }
+    let (subjects, load) = try loadAll()
+    defer { subjects.close() }
     if measuresLoad { rows.append(load) }
     for kind in kinds {
-      let verified = try verify(kind, hearth, sqlite)
-      if arguments.explain { try explain(kind, hearth, sqlite) }
-      rows.append(try measureQueries(kind, hearth, sqlite, results: verified))
+      let verified = try verify(kind, subjects)
+      if arguments.explain { try explain(kind, subjects.hearth, subjects.sqlite) }
+      rows.append(try measureQueries(kind, subjects, results: verified))
     }
     return rows
   }
 
-  /// Loads both databases `--loads` times into fresh files (only once when the load row
-  /// is not selected) and keeps the last pair for the queries.
-  private func loadBoth() throws -> (HearthQuerySubject, SQLiteQuerySubject, Row) {
+  /// The three databases, loaded with the same posts.
+  private struct Subjects {
+    let hearth: HearthQuerySubject
+    let sqlite: SQLiteQuerySubject
+    let rawLMDB: RawLMDBQuerySubject
+
+    func close() {
+      hearth.close()
+      sqlite.close()
+      rawLMDB.close()
+    }
+  }
+
+  /// Loads the databases `--loads` times into fresh files (only once when the load row is
+  /// not selected) and keeps the last three for the queries.
+  private func loadAll() throws -> (Subjects, Row) {
     let count = workload.social.documents.count
     let repetitions = measuresLoad ? max(arguments.loads, 1) : 1
     var hearthRates: [Double] = []
     var sqliteRates: [Double] = []
-    var kept: (HearthQuerySubject, SQLiteQuerySubject)?
+    var rawLMDBRates: [Double] = []
+    var kept: Subjects?
     for repetition in 0..<repetitions {
       let hearthDirectory = root.appendingPathComponent("query-hearth-\(repetition)")
       let sqlitePath = root.appendingPathComponent("query-sqlite-\(repetition).db")
+      let rawLMDBDirectory = root.appendingPathComponent("query-lmdb-\(repetition)")
       let hearth = try HearthQuerySubject(directory: hearthDirectory.path, workload: workload)
       hearthRates.append(try hearth_bench.measure(count, hearth.load))
       let sqlite = try SQLiteQuerySubject(path: sqlitePath.path, workload: workload)
       sqliteRates.append(try hearth_bench.measure(count, sqlite.load))
       sqlite.checkpoint()
+      let rawLMDB = try RawLMDBQuerySubject(directory: rawLMDBDirectory.path, workload: workload)
+      rawLMDBRates.append(try hearth_bench.measure(count, rawLMDB.load))
+      let subjects = Subjects(hearth: hearth, sqlite: sqlite, rawLMDB: rawLMDB)
       if repetition == repetitions - 1 {
-        kept = (hearth, sqlite)
+        kept = subjects
       } else {
-        hearth.close()
-        sqlite.close()
+        subjects.close()
         try? FileManager.default.removeItem(at: hearthDirectory)
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: sqlitePath.path + suffix) }
+        try? FileManager.default.removeItem(at: rawLMDBDirectory)
       }
     }
-    let row = Row(name: Self.loadName, hearth: median(hearthRates), sqlite: median(sqliteRates), results: nil)
-    return (kept!.0, kept!.1, row)
+    let row = Row(
+      name: Self.loadName, hearth: median(hearthRates), sqlite: median(sqliteRates), rawLMDB: median(rawLMDBRates),
+      rawLMDBBegun: nil, results: nil)
+    return (kept!, row)
   }
 
-  /// Compares the first `--verify` parameter choices' full answers, paths in order;
-  /// returns the mean number of results. Also checks that SQLite's plan uses its indexes
-  /// (a scan there would flatter Hearth).
-  private func verify(_ kind: QueryKind, _ hearth: HearthQuerySubject, _ sqlite: SQLiteQuerySubject) throws
-    -> Double
-  {
-    let plan = sqlite.plan(kind)
+  /// Compares the first `--verify` parameter choices' full answers, paths in order, of
+  /// Hearth and raw LMDB with SQLite's; returns the mean number of results. Also checks
+  /// that SQLite's plan uses its indexes (a scan there would flatter Hearth).
+  private func verify(_ kind: QueryKind, _ subjects: Subjects) throws -> Double {
+    let plan = subjects.sqlite.plan(kind)
     if let scan = plan.first(where: { $0.hasPrefix("SCAN") }) {
       fail("SQLite scans for '\(kind.name)' (\(scan)): its indexes do not fit the query; plan: \(plan)")
     }
     let choices = kind == .countGroup ? 1 : max(1, min(arguments.verify, workload.choices))
     var total = 0
     for choice in 0..<choices {
-      let expected = sqlite.results(kind, choice)
-      let actual = try hearth.results(kind, choice)
-      if actual != expected {
-        let difference =
-          zip(actual, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset
-          ?? min(actual.count, expected.count)
-        let heading = "'\(kind.name)', parameter choice \(choice) (\(parameters(kind, choice)))"
-        let counts = "Hearth returned \(actual.count) results, SQLite \(expected.count)"
-        let from = "from result \(difference)"
-        let hearthList = "Hearth: \(Array(actual.dropFirst(difference).prefix(5)))"
-        let sqliteList = "SQLite: \(Array(expected.dropFirst(difference).prefix(5)))"
-        fail("\(heading): \(counts); \(from)\n\(hearthList)\n\(sqliteList)")
-      }
-      total += kind.isCount ? sqlite.run(kind, choice) : expected.count
+      let expected = subjects.sqlite.results(kind, choice)
+      try check(kind, choice, "Hearth", subjects.hearth.results(kind, choice), expected)
+      check(kind, choice, "raw LMDB", subjects.rawLMDB.results(kind, choice), expected)
+      total += kind.isCount ? subjects.sqlite.run(kind, choice) : expected.count
     }
     return Double(total) / Double(choices)
+  }
+
+  /// Stops the run when `side`'s answer differs from SQLite's.
+  private func check(_ kind: QueryKind, _ choice: Int, _ side: String, _ actual: [String], _ expected: [String]) {
+    guard actual != expected else { return }
+    let difference =
+      zip(actual, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+      ?? min(actual.count, expected.count)
+    let heading = "'\(kind.name)', parameter choice \(choice) (\(parameters(kind, choice)))"
+    let counts = "\(side) returned \(actual.count) results, SQLite \(expected.count)"
+    let from = "from result \(difference)"
+    let sideList = "\(side): \(Array(actual.dropFirst(difference).prefix(5)))"
+    let sqliteList = "SQLite: \(Array(expected.dropFirst(difference).prefix(5)))"
+    fail("\(heading): \(counts); \(from)\n\(sideList)\n\(sqliteList)")
   }
 
   private func explain(_ kind: QueryKind, _ hearth: HearthQuerySubject, _ sqlite: SQLiteQuerySubject) throws {
@@ -117,31 +145,35 @@ struct QueryBench {
 
   /// The queries per second of each side, the median of `--queries` repetitions taken in
   /// turns; each repetition carries on through the parameter choices where the last
-  /// stopped. Every result count is checked against the other side's for the same choice.
-  private func measureQueries(
-    _ kind: QueryKind, _ hearth: HearthQuerySubject, _ sqlite: SQLiteQuerySubject, results: Double
-  )
-    throws -> Row
-  {
-    var hearthRates: [Double] = []
-    var sqliteRates: [Double] = []
-    var hearthCounts = [Int](repeating: -1, count: workload.choices)
-    var sqliteCounts = hearthCounts
-    var hearthNext = 0
-    var sqliteNext = 0
+  /// stopped. Every result count is checked against SQLite's for the same choice.
+  private func measureQueries(_ kind: QueryKind, _ subjects: Subjects, results: Double) throws -> Row {
+    let sides: [(name: String, run: (Int) throws -> Int)] = [
+      ("Hearth", { try subjects.hearth.run(kind, $0) }),
+      ("SQLite", { subjects.sqlite.run(kind, $0) }),
+      ("raw LMDB", { subjects.rawLMDB.run(kind, $0, .renewed) }),
+      ("raw LMDB (begun per query)", { subjects.rawLMDB.run(kind, $0, .begun) }),
+    ]
+    var rates = [[Double]](repeating: [], count: sides.count)
+    var counts = [[Int]](repeating: [Int](repeating: -1, count: workload.choices), count: sides.count)
+    var next = [Int](repeating: 0, count: sides.count)
     for _ in 0..<max(arguments.queries, 1) {
-      hearthRates.append(
-        try repetition(&hearthNext, &hearthCounts, "Hearth", kind) { try hearth.run(kind, $0) })
-      sqliteRates.append(repetition(&sqliteNext, &sqliteCounts, "SQLite", kind) { sqlite.run(kind, $0) })
-    }
-    for choice in 0..<workload.choices where hearthCounts[choice] >= 0 && sqliteCounts[choice] >= 0 {
-      if hearthCounts[choice] != sqliteCounts[choice] {
-        fail(
-          "'\(kind.name)', parameter choice \(choice) (\(parameters(kind, choice))): Hearth counted "
-            + "\(hearthCounts[choice]) results, SQLite \(sqliteCounts[choice])")
+      for (index, side) in sides.enumerated() {
+        rates[index].append(try repetition(&next[index], &counts[index], side.name, kind, side.run))
       }
     }
-    return Row(name: kind.name, hearth: median(hearthRates), sqlite: median(sqliteRates), results: results)
+    let sqlite = 1
+    for (index, side) in sides.enumerated() where index != sqlite {
+      for choice in 0..<workload.choices where counts[index][choice] >= 0 && counts[sqlite][choice] >= 0 {
+        if counts[index][choice] != counts[sqlite][choice] {
+          fail(
+            "'\(kind.name)', parameter choice \(choice) (\(parameters(kind, choice))): \(side.name) counted "
+              + "\(counts[index][choice]) results, SQLite \(counts[sqlite][choice])")
+        }
+      }
+    }
+    return Row(
+      name: kind.name, hearth: median(rates[0]), sqlite: median(rates[1]), rawLMDB: median(rates[2]),
+      rawLMDBBegun: median(rates[3]), results: results)
   }
 
   private func repetition(
@@ -195,14 +227,23 @@ struct QueryBench {
         + "(JSON text, expression indexes); "
         + "median of \(max(arguments.queries, 1)) runs of ≥\(Int(repetitionSeconds * 1000)) ms over "
         + "\(workload.choices) random parameter choices"
-        + (rows.contains { $0.name == loadName } ? " (bulk load: median of \(max(arguments.loads, 1)) loads)\n" : "\n"))
+        + (rows.contains { $0.name == loadName } ? " (bulk load: median of \(max(arguments.loads, 1)) loads)" : ""))
+    Swift.print(
+      "raw LMDB: the same JSON text by hand through LMDB's C API, with an index of order-preserving keys per query "
+        + "(the floor for any LMDB-based design); its read transaction renewed per query as Hearth's are, "
+        + "and, under 'LMDB begun', begun and aborted per query\n")
     Swift.print(
       "query".padding(toLength: nameWidth, withPad: " ", startingAt: 0) + pad("Hearth", 12) + pad("SQLite", 12)
-        + pad("Hearth/SQLite", 15) + pad("results", 9))
+        + pad("raw LMDB", 12) + pad("LMDB begun", 12) + pad("Hearth/SQLite", 15) + pad("LMDB/SQLite", 13)
+        + pad("Hearth/LMDB", 13) + pad("results", 9))
     for row in rows {
       Swift.print(
         row.name.padding(toLength: nameWidth, withPad: " ", startingAt: 0) + pad(formatRate(row.hearth), 12)
-          + pad(formatRate(row.sqlite), 12) + pad(String(format: "%.2f×", row.hearth / row.sqlite), 15)
+          + pad(formatRate(row.sqlite), 12) + pad(formatRate(row.rawLMDB), 12)
+          + pad(row.rawLMDBBegun.map(formatRate) ?? "", 12)
+          + pad(String(format: "%.2f×", row.hearth / row.sqlite), 15)
+          + pad(String(format: "%.2f×", row.rawLMDB / row.sqlite), 13)
+          + pad(String(format: "%.2f×", row.hearth / row.rawLMDB), 13)
           + pad(row.results.map { String(format: "%.1f", $0) } ?? "", 9))
     }
   }

@@ -15,6 +15,13 @@ struct QueryWorkload {
     let collectionID: String
     let json: String
     let tags: [String]
+    /// The queried fields' values (`createdAt` in microseconds, as in the JSON), from
+    /// which the raw LMDB subject builds its index keys, as an app holding the post as a
+    /// struct would.
+    let ownerId: String
+    let createdAt: Int64
+    let likes: Int64
+    let published: Bool
   }
 
   let social: SocialWorkload
@@ -67,19 +74,23 @@ struct QueryWorkload {
     let created = fields["createdAt"] as! Timestamp
     let micros = created.seconds * 1_000_000 + Int64(created.nanoseconds / 1000)
     let tags = fields["tags"] as! [String]
+    let owner = fields["ownerId"] as! String
+    let likes = fields["likes"] as! Int64
+    let published = fields["published"] as! Bool
     let ratings = (fields["ratings"] as! [String: String]).sorted { $0.key < $1.key }
-    var json = "{\"ownerId\":\(quoted(fields["ownerId"] as! String))"
+    var json = "{\"ownerId\":\(quoted(owner))"
     json += ",\"title\":\(quoted(fields["title"] as! String))"
     json += ",\"body\":\(quoted(fields["body"] as! String))"
     json += ",\"createdAt\":\(micros)"
-    json += ",\"likes\":\(fields["likes"] as! Int64)"
+    json += ",\"likes\":\(likes)"
     json += ",\"tags\":[\(tags.map(quoted).joined(separator: ","))]"
     json += ",\"ratings\":{\(ratings.map { "\(quoted($0.key)):\(quoted($0.value))" }.joined(separator: ","))}"
-    json += ",\"published\":\(fields["published"] as! Bool)}"
+    json += ",\"published\":\(published)}"
     let segments = document.path.split(separator: "/")
     return Row(
       path: document.path, parent: segments.dropLast().joined(separator: "/"),
-      collectionID: String(segments[segments.count - 2]), json: json, tags: tags)
+      collectionID: String(segments[segments.count - 2]), json: json, tags: tags, ownerId: owner, createdAt: micros,
+      likes: likes, published: published)
   }
 
   private static func quoted(_ text: String) -> String {

@@ -13,10 +13,12 @@
 // The second table (QueryBench.swift): the same posts loaded into a fresh Hearth database
 // and into SQLite as JSON text with expression indexes on the queried fields, then the
 // same queries with the same random parameters on both; every answer is checked against
-// the other side's.
+// the other side's. A third side, raw LMDB (RawLMDBQuerySubject.swift), answers them by
+// hand through LMDB's C API with indexes built for exactly these queries: the floor any
+// LMDB-based design can reach.
 //
-// The third (SnapshotBench.swift): export, import and backup, with their throughput and
-// memory.
+// The third table (SnapshotBench.swift): export, import and backup, with their throughput
+// and memory.
 import Foundation
 import Hearth
 
