@@ -207,6 +207,11 @@ public struct JSONWriter: Sendable {
   /// `\n`-style or `\u00XX` escapes (so no terminal escape sequence ever passes through),
   /// U+2028 and U+2029 escaped for JavaScript's sake; everything else as is.
   public static func quoted(_ text: String) -> String {
+    // Most strings need no escape: copy them whole. (0xE2 leads U+2028 and U+2029, and
+    // other characters too, which the slow path copies as they are.)
+    if !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F || $0 == 0xE2 }) {
+      return "\"" + text + "\""
+    }
     var output = "\""
     output.reserveCapacity(text.utf8.count + 2)
     for scalar in text.unicodeScalars {

@@ -3,19 +3,49 @@
 public enum RFC3339 {
   public static func format(_ timestamp: Timestamp) -> String {
     let days = timestamp.seconds.floorDivided(by: 86_400)
-    let secondOfDay = Int(timestamp.seconds - days * 86_400)
+    let secondOfDay = Int64(timestamp.seconds - days * 86_400)
     let (year, month, day) = civil(fromDays: days)
-    var text = pad(year, 4) + "-" + pad(Int64(month), 2) + "-" + pad(Int64(day), 2) + "T"
-    text += pad(Int64(secondOfDay / 3600), 2) + ":" + pad(Int64(secondOfDay / 60 % 60), 2) + ":"
-    text += pad(Int64(secondOfDay % 60), 2)
-    if timestamp.nanoseconds != 0 {
-      var fraction = pad(Int64(timestamp.nanoseconds), 9)
-      while fraction.hasSuffix("0") { fraction.removeLast() }
-      // Whole milliseconds or microseconds read best with 3 or 6 digits.
-      while fraction.count % 3 != 0 { fraction += "0" }
-      text += "." + fraction
+    // Written digit by digit into one small buffer: exports format two times a document.
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(32)
+    func digits(_ value: Int64, _ width: Int) {
+      var divisor: Int64 = 1
+      for _ in 1..<width { divisor *= 10 }
+      guard value >= 0, value < divisor * 10 else {
+        bytes += String(value).utf8
+        return
+      }
+      var remaining = value
+      while divisor > 0 {
+        bytes.append(UInt8(ascii: "0") + UInt8(remaining / divisor % 10))
+        remaining %= divisor
+        divisor /= 10
+      }
     }
-    return text + "Z"
+    digits(year, 4)
+    bytes.append(UInt8(ascii: "-"))
+    digits(Int64(month), 2)
+    bytes.append(UInt8(ascii: "-"))
+    digits(Int64(day), 2)
+    bytes.append(UInt8(ascii: "T"))
+    digits(secondOfDay / 3600, 2)
+    bytes.append(UInt8(ascii: ":"))
+    digits(secondOfDay / 60 % 60, 2)
+    bytes.append(UInt8(ascii: ":"))
+    digits(secondOfDay % 60, 2)
+    if timestamp.nanoseconds != 0 {
+      // Whole milliseconds or microseconds read best with 3 or 6 digits.
+      var fraction = Int64(timestamp.nanoseconds)
+      var width = 9
+      while width > 3 && fraction % 1000 == 0 {
+        fraction /= 1000
+        width -= 3
+      }
+      bytes.append(UInt8(ascii: "."))
+      digits(fraction, width)
+    }
+    bytes.append(UInt8(ascii: "Z"))
+    return String(decoding: bytes, as: UTF8.self)
   }
 
   /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)`; `nil` when malformed.
@@ -72,11 +102,6 @@ public enum RFC3339 {
     let days = daysFromCivil(year: year, month: month, day: day)
     let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offset
     return Timestamp(seconds: seconds, nanoseconds: Int32(nanos))
-  }
-
-  private static func pad(_ value: Int64, _ width: Int) -> String {
-    let digits = String(value)
-    return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
   }
 
   private static func daysIn(month: Int64, year: Int64) -> Int64 {
