@@ -83,3 +83,27 @@ extension Database {
     ImportSummary(documents: try engine().importDocuments(from: file, mode: mode, progress: progress))
   }
 }
+
+/// What `check()` found: `ok` when nothing is wrong, otherwise one line per problem,
+/// naming the document path or the table involved.
+public struct CheckReport: Sendable, Equatable {
+  public var ok: Bool
+  public var problems: [String]
+  /// What was checked.
+  public var documents: Int
+  public var indexEntries: Int
+  public var collections: Int
+}
+
+extension Database {
+  /// Checks the whole database on one consistent snapshot: every document passes its
+  /// checksum, decodes and obeys the document rules; every document has each index entry
+  /// its fields call for and the index holds no other; every collection is registered in
+  /// its group and under its parent. Problems are reported, not thrown.
+  public func check() throws -> CheckReport {
+    let report = try engine().check()
+    return CheckReport(
+      ok: report.ok, problems: report.problems, documents: report.documents, indexEntries: report.indexEntries,
+      collections: report.collections)
+  }
+}

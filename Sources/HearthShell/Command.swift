@@ -48,7 +48,8 @@ struct Command: Sendable {
 
   /// Every command, in the order help lists them.
   static let all: [Command] = [
-    .ls, .tree, .get, .set, .update, .add, .rm, .query, .explain, .export, .import, .backup, .restore, .help, .exit,
+    .ls, .tree, .get, .set, .update, .add, .rm, .query, .explain, .export, .import, .backup, .restore, .check, .help,
+    .exit,
   ]
 
   static func named(_ name: String) -> Command? { all.first { $0.name == name } }

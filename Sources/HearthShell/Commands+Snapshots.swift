@@ -57,6 +57,19 @@ extension Command {
     options: [.flag("--force", "restore even while another process has the database open")],
     arguments: ["DIR"], required: 1, access: .none, aliases: ["rollback", "recover"],
     run: SnapshotCommands.restore)
+
+  static let check = Command(
+    name: "check", summary: "verify every document and index entry; exit 1 on damage", usage: "check",
+    details: """
+      Reads the whole database on one snapshot and verifies that every document passes
+      its checksum and decodes, that every document has each index entry its fields call
+      for and the indexes hold no other, and that collections are registered where they
+      belong. Prints 'ok' or one line per problem (exit 1); --json prints
+      {"ok": …, "problems": […]}.
+      """,
+    examples: ["check", "check --json"],
+    arguments: [], required: 0, access: .read, aliases: ["verify", "fsck", "integrity"],
+    run: SnapshotCommands.check)
 }
 
 // MARK: - Running them
@@ -124,6 +137,23 @@ enum SnapshotCommands {
     session.close()
     try Database.restore(from: directory, to: session.databasePath, force: invocation.arguments.has("--force"))
     session.writeLine("restored \(session.databasePath) from \(directory)")
+  }
+
+  static func check(_ invocation: Invocation) throws {
+    let report = try invocation.database().check()
+    if invocation.json {
+      invocation.printJSON([("ok", report.ok), ("problems", report.problems)] as [(String, Any)])
+    } else if report.ok {
+      invocation.session.writeLine(
+        "ok: \(report.documents) documents, \(report.indexEntries) index entries, \(report.collections) collections")
+    } else {
+      for problem in report.problems { invocation.session.writeLine(problem) }
+    }
+    if !report.ok {
+      throw CommandFailure(
+        message: "the database at \(invocation.session.databasePath) is damaged: \(report.problems.count) problems",
+        code: "dataLoss", status: .failure)
+    }
   }
 
   /// Copies standard input to a temporary file (import reads its input twice).

@@ -1,6 +1,7 @@
 import Foundation
 import Hearth
 import HearthCore
+import HearthStorage
 import Testing
 
 @testable import HearthShell
@@ -167,6 +168,33 @@ import Testing
     #expect(shell.succeed("get", "users/alice", "--json").stdout == #"{"v":1}"# + "\n")
     try input.fileHandleForWriting.close()
     process.waitUntilExit()
+  }
+}
+
+extension SnapshotCommandTests {
+  @Test func checkSaysOkThenReportsDamageWithExit1() throws {
+    let shell = ShellFixture()
+    Self.populate(shell)
+    #expect(shell.succeed("check").stdout.hasPrefix("ok: 4 documents, "))
+    #expect(try shell.succeed("check", "--json").json() == (try json(#"{"ok": true, "problems": []}"#)))
+
+    // Damage: every index entry gone, behind Hearth's back.
+    let environment = try Environment.open(path: shell.path)
+    let entries = try environment.table("indexEntries", duplicateSort: true, create: false)
+    try environment.write { try $0.empty(entries) }
+    environment.close()
+
+    let damaged = shell.run("check", "--json")
+    #expect(damaged.status == ExitCode.failure.rawValue)
+    let report = try JSONParser.parse(damaged.stdout)
+    #expect(report["ok"] == .bool(false))
+    guard case .array(let problems)? = report["problems"] else { throw CocoaError(.coderReadCorrupt) }
+    func has(_ prefix: String) -> Bool {
+      problems.contains { if case .string(let text) = $0 { text.hasPrefix(prefix) } else { false } }
+    }
+    #expect(has("indexEntries: the table holds 0 entries where the documents call for "))
+    #expect(has("users/alice: an index entry is missing"))
+    #expect(damaged.stderr.contains("is damaged"))
   }
 }
 

@@ -1,0 +1,158 @@
+import HearthStorage
+
+/// What `DocumentStore.check()` found.
+public struct IntegrityReport: Sendable {
+  /// Each problem, naming the document path or the table involved (at most
+  /// `IntegrityCheck.maxProblems`, then a line saying how many more).
+  public var problems: [String] = []
+  public var documents = 0
+  public var indexEntries = 0
+  public var collections = 0
+
+  public var ok: Bool { problems.isEmpty }
+}
+
+extension DocumentStore {
+  /// Checks the whole database on one read snapshot:
+  /// - every document's bytes pass their checksum and decode, its key names a registered
+  ///   collection, and its fields obey the document rules;
+  /// - every document has each index entry its fields call for (automatic and declared),
+  ///   and the index table holds no other entry (the two counts agree);
+  /// - every registered collection has a valid path, is in its collection group, and is
+  ///   listed under its parent.
+  ///
+  /// It reads every document once and looks up each expected index entry: time grows with
+  /// the database, memory does not.
+  public func check() throws -> IntegrityReport {
+    try read { reader in
+      var check = IntegrityCheck(reader: reader)
+      return try check.run()
+    }
+  }
+}
+
+/// The state of one `check()`.
+private struct IntegrityCheck {
+  static let maxProblems = 1000
+
+  let reader: StoreReader
+  var report = IntegrityReport()
+  private var omitted = 0
+
+  init(reader: StoreReader) { self.reader = reader }
+
+  private var txn: ReadTransaction { reader.txn }
+  private var tables: Tables { reader.store.tables }
+
+  mutating func problem(_ text: String) {
+    if report.problems.count < Self.maxProblems { report.problems.append(text) } else { omitted += 1 }
+  }
+
+  mutating func run() throws -> IntegrityReport {
+    let paths = try checkCollections()
+    try checkDocuments(paths)
+    if omitted > 0 { report.problems.append("… and \(omitted) more problems") }
+    return report
+  }
+
+  /// The `collections` table against `groups` and `children`; returns number → path.
+  mutating func checkCollections() throws -> [UInt64: ResourcePath] {
+    var paths: [UInt64: ResourcePath] = [:]
+    let cursor = try txn.cursor(tables.collections)
+    var entry = try cursor.first()
+    while let (key, value) = entry {
+      defer { entry = try? cursor.next() }
+      guard let number = CollectionNumber(key), key.count == 8 else {
+        problem("collections: a key of \(key.count) bytes is not a collection number")
+        continue
+      }
+      guard let text = UTF8Text.string(value), let path = try? ResourcePath.parse(text), path.count % 2 == 1 else {
+        problem("collections: collection \(number.rawValue) has no valid collection path")
+        continue
+      }
+      paths[number.rawValue] = path
+    }
+    report.collections = paths.count
+    let numbers = Dictionary(paths.map { ($0.value, $0.key) }, uniquingKeysWith: min)
+    for (raw, path) in paths {
+      let number = CollectionNumber(rawValue: raw)
+      let id = path.segments[path.count - 1]
+      if try !reader.store.registry.group(id, in: txn).contains(number) {
+        problem("collection \(path) is missing from its collection group '\(id)'")
+      }
+      let parentKey: [UInt8]
+      if path.count == 1 {
+        parentKey = KeyLayout.parentKey(.root, "")
+      } else {
+        let parentCollection = ResourcePath(Array(path.segments.dropLast(2)))
+        guard let parentNumber = numbers[parentCollection] else {
+          problem("collection \(path): its parent collection \(parentCollection) is not registered")
+          continue
+        }
+        parentKey = KeyLayout.parentKey(CollectionNumber(rawValue: parentNumber), path.segments[path.count - 2])
+      }
+      if try !reader.store.registry.children(under: parentKey, in: txn).contains(where: { $0.number == number }) {
+        problem("collection \(path) is not listed under its parent")
+      }
+    }
+    return paths
+  }
+
+  /// Every document, and the index entries it calls for.
+  mutating func checkDocuments(_ paths: [UInt64: ResourcePath]) throws {
+    let indexes = try reader.store.catalog.current(in: txn)
+    let entries = try txn.cursor(tables.indexEntries)
+    let cursor = try txn.cursor(tables.documents)
+    var expectedEntries = 0
+    var entry = try cursor.first()
+    while let (storageKey, bytes) = entry {
+      defer { entry = try? cursor.next() }
+      report.documents += 1
+      guard let number = CollectionNumber(storageKey), let collection = paths[number.rawValue] else {
+        problem("documents: a document is keyed by an unregistered collection number")
+        continue
+      }
+      guard let id = KeyLayout.documentID(inKey: storageKey) else {
+        problem("documents: a document ID in \(collection) is not valid UTF-8")
+        continue
+      }
+      let key = DocumentKey(collection.appending(id))
+      let document: StoredDocument
+      do {
+        document = try DocumentCodec.decode(bytes, key: key)
+        try DocumentValidation.validate(document.fields, of: key)
+      } catch let error as HearthError {
+        problem("\(key): \(error.message)")
+        continue
+      }
+      var expected: [([UInt8], [UInt8])] = []
+      let documentID = Array(id.utf8)
+      for indexKey in Set(FieldIndex.keys(number, document.fields, indexes.modes(key.collectionGroup))) {
+        expected.append((indexKey, documentID))
+      }
+      for index in indexes.indexes where index.definition.collectionGroup == key.collectionGroup {
+        let data = CompositeIndex.data(index, key)
+        for indexKey in Set(CompositeIndex.keys(index, number, document.fields)) { expected.append((indexKey, data)) }
+      }
+      expectedEntries += expected.count
+      for (indexKey, data) in expected {
+        let found = try entries.seek(exactly: indexKey, valueAtLeast: data)
+        if found.map({ !$0.value.elementsEqual(data) }) ?? true {
+          problem("\(key): an index entry is missing (\(Self.describe(indexKey)))")
+        }
+      }
+    }
+    report.indexEntries = try txn.count(tables.indexEntries)
+    if report.indexEntries != expectedEntries {
+      problem(
+        "indexEntries: the table holds \(report.indexEntries) entries where the documents call for \(expectedEntries)"
+          + (report.indexEntries > expectedEntries ? " (entries left behind by removed or changed documents)" : ""))
+    }
+  }
+
+  /// An index key's first bytes in hex, to tell entries apart in a report.
+  static func describe(_ key: [UInt8]) -> String {
+    key.prefix(24).map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }
+      .joined() + (key.count > 24 ? "…" : "")
+  }
+}
