@@ -43,11 +43,16 @@ import Testing
     #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("quickstart.hearth/data.mdb").path))
   }
 
-  /// Every `hearth --db demo.hearth …` line of the README runs on a fresh demo database
-  /// and prints something.
+  /// Every `hearth --db …` line of the README runs, in order, on a fresh demo database
+  /// and says something (on stdout, or on stderr for commands that report there). Files
+  /// and databases the lines name (`demo.hearth`, `demo.jsonl`, `demo-backup`, …) live in
+  /// a temporary directory.
   @Test(.enabled(if: demoWriter != nil, "the demo writer is not built (run swift build first)"))
   func theShellExamplesRunOnTheDemoDatabase() throws {
     let fixture = ShellFixture()
+    let files = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-readme-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: files) }
     let writer = Process()
     writer.executableURL = Self.demoWriter
     writer.arguments = [fixture.path]
@@ -56,13 +61,17 @@ import Testing
     writer.waitUntilExit()
     #expect(writer.terminationStatus == 0)
     let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
-    let commands = readme.split(separator: "\n").filter { $0.hasPrefix("hearth --db demo.hearth ") }
-    #expect(commands.count >= 4)
+    let commands = readme.split(separator: "\n").filter { $0.hasPrefix("hearth --db ") }
+    #expect(commands.count >= 9)
     for command in commands {
-      let words = Self.shellWords(command.dropFirst("hearth ".count)).map { $0 == "demo.hearth" ? fixture.path : $0 }
+      let words = Self.shellWords(command.dropFirst("hearth ".count)).map { word in
+        if word == "demo.hearth" { return fixture.path }
+        let isFile = word.hasSuffix(".hearth") || word.hasSuffix(".jsonl") || word.hasSuffix("-backup")
+        return isFile && !word.contains("/") ? files.appendingPathComponent(word).path : word
+      }
       let outcome = fixture.run(arguments: words)
       #expect(outcome.status == 0, "\(command): \(outcome.stderr)")
-      #expect(!outcome.stdout.isEmpty, "\(command)")
+      #expect(!outcome.stdout.isEmpty || !outcome.stderr.isEmpty, "\(command)")
     }
   }
 
