@@ -52,18 +52,6 @@ public class ReadTransaction {
     return wrapped
   }
 
-  /// Lets the kernel drop this process's view of the database pages read so far. LMDB
-  /// reads through a shared read-only memory map, and every page a long walk touches
-  /// counts in the process's resident memory until it is released; the pages stay in the
-  /// page cache and are mapped again, cheaply, when read again. For walks over the whole
-  /// database (export, check), so that they run in constant resident memory.
-  public func releaseMappedPages() {
-    guard isLive, let env = mdb_txn_env(txn) else { return }
-    var info = MDB_envinfo()
-    guard mdb_env_info(env, &info) == MDB_SUCCESS, let address = info.me_mapaddr else { return }
-    madvise(address, info.me_mapsize, MADV_DONTNEED)
-  }
-
   /// The number of entries in `table` (from `mdb_stat`, without a scan).
   public func count(_ table: Table) throws -> Int {
     try ensureLive("mdb_stat (\(table))")

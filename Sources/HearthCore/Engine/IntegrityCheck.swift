@@ -108,7 +108,7 @@ private struct IntegrityCheck {
     while let (storageKey, bytes) = entry {
       defer { entry = try? cursor.next() }
       report.documents += 1
-      if report.documents % 10_000 == 0 { txn.releaseMappedPages() }
+      if report.documents % 1000 == 0 { reader.store.environment.releaseMappedPages() }
       guard let number = CollectionNumber(storageKey), let collection = paths[number.rawValue] else {
         problem("documents: a document is keyed by an unregistered collection number")
         continue

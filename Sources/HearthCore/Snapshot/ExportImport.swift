@@ -38,7 +38,7 @@ extension DocumentStore {
         try write(ExportFormat.line(DocumentCodec.decode(bytes, key: key)))
         done += 1
         if done % 1000 == 0 { progress?(done, total) }
-        if done % 10_000 == 0 { reader.txn.releaseMappedPages() }
+        if done % 1000 == 0 { environment.releaseMappedPages() }
       }
       progress?(done, total)
       return done
