@@ -37,8 +37,10 @@ extension DocumentStore {
       try reader.forEachDocumentInPathOrder { key, bytes in
         try write(ExportFormat.line(DocumentCodec.decode(bytes, key: key)))
         done += 1
-        if done % 1000 == 0 { progress?(done, total) }
-        if done % 1000 == 0 { environment.releaseMappedPages() }
+        if done % 1000 == 0 {
+          progress?(done, total)
+          environment.releaseMappedPages()
+        }
       }
       progress?(done, total)
       return done
