@@ -29,7 +29,9 @@ public enum ExportFormat {
         ("path", .string(document.key.path.canonical)),
         ("createTime", .string(RFC3339.format(document.createTime))),
         ("updateTime", .string(RFC3339.format(document.updateTime))),
-        ("fields", ExtendedJSONCodec.json(fields: document.fields)),
+        // As a map value, so that fields whose only name starts with `$` are written
+        // `{"$literal": {…}}`, the form `document(from:)` (and `ExtendedJSON`) reads back.
+        ("fields", ExtendedJSONCodec.json(from: .map(document.fields))),
       ]))
   }
 

@@ -69,7 +69,8 @@ extension DocumentStore {
       try importer.apply(documents)
     } else {
       let reader = try LineReader(path: input.source)
-      _ = try reader.nextLine()  // the header, validated
+      // Past the header, validated (blank lines before it included).
+      while let (text, _) = try reader.nextLine(), ImportValidation.isBlank(text) {}
       var chunk: [ImportedDocument] = []
       while let (text, _) = try reader.nextLine() {
         if ImportValidation.isBlank(text) { continue }

@@ -86,18 +86,23 @@ final class ImportValidation {
   }
 }
 
-/// Two independent 64-bit hashes of a path: equal fingerprints mean equal paths but for
-/// a chance of about one in 2^64 per pair, negligible for any file.
+/// Two independent 64-bit hashes of a path's UTF-8 bytes: equal fingerprints mean equal
+/// paths but for a chance of about one in 2^64 per pair, negligible for any file. (Not of
+/// the `String`: strings hash by canonical equivalence, and IDs that differ only in their
+/// Unicode normalization, such as "café" precomposed and decomposed, are two documents.)
 private struct PathFingerprint: Hashable {
   let low: UInt64
   let high: UInt64
 
   init(_ path: String) {
     var first = Hasher()
-    first.combine(path)
     var second = Hasher()
     second.combine(0x5BD1_E995 as UInt64)
-    second.combine(path)
+    var path = path
+    path.withUTF8 { bytes in
+      first.combine(bytes: UnsafeRawBufferPointer(bytes))
+      second.combine(bytes: UnsafeRawBufferPointer(bytes))
+    }
     low = UInt64(bitPattern: Int64(first.finalize()))
     high = UInt64(bitPattern: Int64(second.finalize()))
   }
