@@ -1,17 +1,73 @@
 import CLMDB
 import Foundation
+import Synchronization
 
 extension Environment {
   /// Writes a compacted copy of the database (free pages left out) into the existing
   /// directory `directory`, as `data.mdb`, while other transactions go on: LMDB copies one
   /// read snapshot, so the copy is consistent at a single commit.
   ///
+  /// LMDB's copy reads every page through the memory map; it writes into a pipe here, and
+  /// the pages it has read are released after every megabyte that passes through (the
+  /// kernel maps up to 16 neighbouring pages per fault), so that a backup of any size
+  /// runs in constant resident memory.
+  ///
   /// - Throws: `StorageError` (`EEXIST` when the directory already holds a `data.mdb`).
   public func copy(to directory: String) throws {
     gate.lockShared()
     defer { gate.unlock() }
-    guard let env = handle else { throw StorageError.closed("mdb_env_copy2") }
-    try check(mdb_env_copy2(env, directory, UInt32(MDB_CP_COMPACT)), "mdb_env_copy2 \(directory)")
+    guard let env = handle else { throw StorageError.closed("mdb_env_copyfd2") }
+    let file = directory + "/data.mdb"
+    let output = Foundation.open(file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+    guard output >= 0 else { throw StorageError(code: errno, operation: "open \(file)") }
+    defer { Foundation.close(output) }
+    var ends: [Int32] = [-1, -1]
+    guard pipe(&ends) == 0 else { throw StorageError(code: errno, operation: "pipe") }
+    let (readEnd, writeEnd) = (ends[0], ends[1])
+    defer { Foundation.close(readEnd) }
+
+    nonisolated(unsafe) let environment = env
+    let copied = DispatchSemaphore(value: 0)
+    let outcome = Mutex<Int32>(MDB_SUCCESS)
+    DispatchQueue.global().async {
+      let rc = mdb_env_copyfd2(environment, writeEnd, UInt32(MDB_CP_COMPACT))
+      Foundation.close(writeEnd)
+      outcome.withLock { $0 = rc }
+      copied.signal()
+    }
+    var failure: StorageError?
+    var buffer = [UInt8](repeating: 0, count: 1 << 20)
+    var sinceRelease = 0
+    while true {
+      let count = buffer.withUnsafeMutableBytes { Foundation.read(readEnd, $0.baseAddress!, $0.count) }
+      if count < 0 && errno == EINTR { continue }
+      if count <= 0 {
+        if count < 0 { failure = StorageError(code: errno, operation: "read (copy)") }
+        break
+      }
+      if failure == nil {
+        var offset = 0
+        while offset < count {
+          let written = buffer.withUnsafeBytes { Foundation.write(output, $0.baseAddress! + offset, count - offset) }
+          if written < 0 && errno == EINTR { continue }
+          if written < 0 {
+            // Keep reading, so the copy thread is not left blocked on a full pipe.
+            failure = StorageError(code: errno, operation: "write \(file)")
+            break
+          }
+          offset += written
+        }
+      }
+      sinceRelease += count
+      if sinceRelease >= 1 << 20 {
+        releaseMappedPages()
+        sinceRelease = 0
+      }
+    }
+    copied.wait()
+    releaseMappedPages()
+    try check(outcome.withLock { $0 }, "mdb_env_copyfd2 \(directory)")
+    if let failure { throw failure }
   }
 }
 

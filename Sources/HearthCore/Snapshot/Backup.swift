@@ -90,8 +90,6 @@ extension DocumentStore {
     }
     let createdAt = Timestamp(microseconds: Timestamp().microseconds)
     try guarded { try environment.copy(to: directory) }
-    // The copy read every page through the map; give that memory back.
-    environment.releaseMappedPages()
     let dataPath = directory + "/" + BackupManifest.dataFile
     let (bytes, crc32) = try DurableFiles.checksum(ofFile: dataPath, sync: true)
     let documents = try Self.inspect(directory) { copy in try copy.read { try $0.txn.count(copy.tables.documents) } }
