@@ -30,6 +30,13 @@ extension Database {
     try engine().backup(to: directory)
   }
 
+  /// Like `backup(to:)`, reporting progress (bytes copied, the database's size; the
+  /// compacted copy may end smaller) as it goes.
+  @discardableResult
+  public func backup(to directory: String, progress: @escaping (Int, Int?) -> Void) throws -> BackupManifest {
+    try engine().backup(to: directory, progress: progress)
+  }
+
   /// Replaces the database at `path` with the backup in `backup`, after checking the
   /// backup against its manifest. The replacement is atomic: a crash midway leaves the
   /// old database or the new one. `path` may be missing, empty, or a database directory.
@@ -101,7 +108,12 @@ extension Database {
   /// its fields call for and the index holds no other; every collection is registered in
   /// its group and under its parent. Problems are reported, not thrown.
   public func check() throws -> CheckReport {
-    let report = try engine().check()
+    try check(progress: nil)
+  }
+
+  /// Like `check()`, reporting progress (documents checked, total) as it goes.
+  public func check(progress: ((Int, Int?) -> Void)?) throws -> CheckReport {
+    let report = try engine().check(progress: progress)
     return CheckReport(
       ok: report.ok, problems: report.problems, documents: report.documents, indexEntries: report.indexEntries,
       collections: report.collections)

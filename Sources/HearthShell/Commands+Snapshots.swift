@@ -117,7 +117,9 @@ enum SnapshotCommands {
 
   static func backup(_ invocation: Invocation) throws {
     let directory = invocation.arguments.positionals[0]
-    let manifest = try invocation.database().backup(to: directory)
+    let progress = ProgressLine(session: invocation.session, verb: "copied", unit: .bytes)
+    let manifest = try invocation.database().backup(to: directory, progress: progress.update)
+    progress.finish()
     if invocation.json {
       invocation.printJSON(
         [
@@ -140,7 +142,9 @@ enum SnapshotCommands {
   }
 
   static func check(_ invocation: Invocation) throws {
-    let report = try invocation.database().check()
+    let progress = ProgressLine(session: invocation.session, verb: "checked")
+    let report = try invocation.database().check(progress: progress.update)
+    progress.finish()
     if invocation.json {
       invocation.printJSON([("ok", report.ok), ("problems", report.problems)] as [(String, Any)])
     } else if report.ok {
@@ -182,25 +186,36 @@ enum SnapshotCommands {
   }
 }
 
-/// A progress line on standard error (`imported 12000 of 100000 documents (12%)`),
-/// redrawn in place; only when standard error is a terminal, where a person watches it.
+/// A progress line on standard error (`imported 12000 of 100000 documents (12%)`,
+/// `copied 12 MB of 140 MB (8%)`), redrawn in place; only when standard error is a
+/// terminal, where a person watches it.
 final class ProgressLine {
+  enum Unit {
+    case documents
+    case bytes
+  }
+
   private let session: Session
   private let verb: String
+  private let unit: Unit
   private var shown = false
   private var lastDraw = Date.distantPast
 
-  init(session: Session, verb: String) {
+  init(session: Session, verb: String, unit: Unit = .documents) {
     self.session = session
     self.verb = verb
+    self.unit = unit
   }
 
   func update(_ done: Int, _ total: Int?) {
     guard session.stderr.isTerminal, Date().timeIntervalSince(lastDraw) >= 0.1 else { return }
     lastDraw = Date()
     shown = true
-    let of = total.map { total in " of \(total)" + (total > 0 ? " (\(done * 100 / total)%)" : "") } ?? ""
-    session.stderr.write("\r\u{1B}[K\(verb) \(done)\(of) documents")
+    let amount = { (count: Int) in self.unit == .bytes ? ByteCount.text(count) : "\(count)" }
+    var text = "\(verb) \(amount(done))" + (total.map { " of \(amount($0))" } ?? "")
+    if unit == .documents { text += " documents" }
+    if let total, total > 0 { text += " (\(min(done * 100 / total, 100))%)" }
+    session.stderr.write("\r\u{1B}[K" + text)
     session.stderr.flush()
   }
 

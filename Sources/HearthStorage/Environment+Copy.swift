@@ -12,8 +12,9 @@ extension Environment {
   /// kernel maps up to 16 neighbouring pages per fault), so that a backup of any size
   /// runs in constant resident memory.
   ///
+  /// - Parameter progress: called with the bytes copied so far, about every megabyte.
   /// - Throws: `StorageError` (`EEXIST` when the directory already holds a `data.mdb`).
-  public func copy(to directory: String) throws {
+  public func copy(to directory: String, progress: ((Int) -> Void)? = nil) throws {
     gate.lockShared()
     defer { gate.unlock() }
     guard let env = handle else { throw StorageError.closed("mdb_env_copyfd2") }
@@ -38,6 +39,7 @@ extension Environment {
     var failure: StorageError?
     var buffer = [UInt8](repeating: 0, count: 1 << 20)
     var sinceRelease = 0
+    var total = 0
     while true {
       let count = buffer.withUnsafeMutableBytes { Foundation.read(readEnd, $0.baseAddress!, $0.count) }
       if count < 0 && errno == EINTR { continue }
@@ -59,9 +61,11 @@ extension Environment {
         }
       }
       sinceRelease += count
+      total += count
       if sinceRelease >= 1 << 20 {
         releaseMappedPages()
         sinceRelease = 0
+        progress?(total)
       }
     }
     copied.wait()

@@ -172,6 +172,27 @@ import Testing
 }
 
 extension SnapshotCommandTests {
+  /// Progress is drawn in place on a terminal's standard error, and never into a pipe.
+  @Test func progressShowsOnATerminalOnly() throws {
+    let shell = ShellFixture()
+    Self.populate(shell)
+    let file = shell.path + ".jsonl"
+    let backup = shell.path + "-progress-backup"
+    defer {
+      try? FileManager.default.removeItem(atPath: file)
+      try? FileManager.default.removeItem(atPath: backup)
+    }
+    let onTerminal = shell.run("export", file, terminal: true)
+    #expect(onTerminal.stderr.contains("\r\u{1B}[Kexported 4 of 4 documents (100%)\r\u{1B}[K"))
+    #expect(onTerminal.stderr.hasSuffix("exported 4 documents to \(file)\n"))
+    #expect(!shell.run("export", file).stderr.contains("\r"))
+    #expect(shell.run("import", file, terminal: true).stderr.contains("imported 4 of 4 documents (100%)"))
+    #expect(shell.run("check", terminal: true).status == 0)
+    let copied = shell.run("backup", backup, terminal: true)
+    #expect(copied.status == 0)
+    #expect(copied.stdout.hasPrefix("backed up 4 documents"))
+  }
+
   @Test func checkSaysOkThenReportsDamageWithExit1() throws {
     let shell = ShellFixture()
     Self.populate(shell)

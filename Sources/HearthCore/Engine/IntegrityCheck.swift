@@ -23,9 +23,9 @@ extension DocumentStore {
   ///
   /// It reads every document once and looks up each expected index entry: time grows with
   /// the database, memory does not.
-  public func check() throws -> IntegrityReport {
+  public func check(progress: ProgressHandler? = nil) throws -> IntegrityReport {
     try read { reader in
-      var check = IntegrityCheck(reader: reader)
+      var check = IntegrityCheck(reader: reader, progress: progress)
       return try check.run()
     }
   }
@@ -36,10 +36,14 @@ private struct IntegrityCheck {
   static let maxProblems = 1000
 
   let reader: StoreReader
+  let progress: ProgressHandler?
   var report = IntegrityReport()
   private var omitted = 0
 
-  init(reader: StoreReader) { self.reader = reader }
+  init(reader: StoreReader, progress: ProgressHandler?) {
+    self.reader = reader
+    self.progress = progress
+  }
 
   private var txn: ReadTransaction { reader.txn }
   private var tables: Tables { reader.store.tables }
@@ -103,12 +107,16 @@ private struct IntegrityCheck {
     let indexes = try reader.store.catalog.current(in: txn)
     let entries = try txn.cursor(tables.indexEntries)
     let cursor = try txn.cursor(tables.documents)
+    let total = try txn.count(tables.documents)
     var expectedEntries = 0
     var entry = try cursor.first()
     while let (storageKey, bytes) = entry {
       defer { entry = try? cursor.next() }
       report.documents += 1
-      if report.documents % 1000 == 0 { reader.store.environment.releaseMappedPages() }
+      if report.documents % 1000 == 0 {
+        reader.store.environment.releaseMappedPages()
+        progress?(report.documents, total)
+      }
       guard let number = CollectionNumber(storageKey), let collection = paths[number.rawValue] else {
         problem("documents: a document is keyed by an unregistered collection number")
         continue

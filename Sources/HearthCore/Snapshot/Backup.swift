@@ -74,9 +74,11 @@ extension DocumentStore {
   /// number of documents, the format and the copy's size and CRC-32, which `restore`
   /// checks.
   ///
+  /// - Parameter progress: called with the bytes copied so far and the database's size
+  ///   (the copy, compacted, may end smaller).
   /// - Throws: `alreadyExists` when `directory` exists and is not empty.
   @discardableResult
-  public func backup(to directory: String) throws -> BackupManifest {
+  public func backup(to directory: String, progress: ProgressHandler? = nil) throws -> BackupManifest {
     let fileManager = FileManager.default
     if let contents = try? fileManager.contentsOfDirectory(atPath: directory), !contents.isEmpty {
       throw HearthError(.alreadyExists, "The backup directory \(directory) already exists and is not empty")
@@ -89,7 +91,10 @@ extension DocumentStore {
         .permissionDenied, "Cannot create the backup directory \(directory): \(error.localizedDescription)")
     }
     let createdAt = Timestamp(microseconds: Timestamp().microseconds)
-    try guarded { try environment.copy(to: directory) }
+    try guarded {
+      let size = try environment.statistics().usedBytes
+      try environment.copy(to: directory, progress: progress.map { report in { report($0, size) } })
+    }
     let dataPath = directory + "/" + BackupManifest.dataFile
     let (bytes, crc32) = try DurableFiles.checksum(ofFile: dataPath, sync: true)
     let documents = try Self.inspect(directory) { copy in try copy.read { try $0.txn.count(copy.tables.documents) } }
