@@ -275,12 +275,16 @@ import Testing
       #expect(joined, "the writer stops")
       #expect(failures.value.isEmpty, "writer errors: \(failures.value.prefix(3))")
       #expect(manifest.documents == 11)
+      #expect(try db.check().ok, "the live database after the load")
       let total = try db.collection("accounts").getDocuments().documents.map { $0.get("balance") as? Int64 ?? 0 }
       #expect(total.reduce(0, +) == 10_000)
 
       try Database.restore(from: directory + "/backup", to: directory + "/restored")
       let restored = try Database(path: directory + "/restored", settings: relaxed)
       defer { restored.close() }
+      let report = try restored.check()
+      #expect(report.ok, "the restored copy's integrity check: \(report.problems.prefix(5))")
+      #expect(report.documents == 11)
       let balances = try restored.collection("accounts").getDocuments().documents.map {
         $0.get("balance") as? Int64 ?? 0
       }

@@ -23,6 +23,8 @@ import Testing
       defer { target.close() }
       let imported = try target.import(from: first.path)
       #expect(imported.documents == paths.count)
+      let report = try target.check()
+      #expect(report.ok, "the imported database's integrity check: \(report.problems.prefix(5))")
       let second = try exportFile(target, to: directory + "/second.jsonl")
       expectSameLines(second.documents, first.documents, "the export of the imported database")
       #expect(second.headerWithoutTime == first.headerWithoutTime)
@@ -301,6 +303,7 @@ import Testing
       let (db, file) = try mergeFixture(directory)
       defer { db.close() }
       #expect(try db.import(from: file, mode: .merge).documents == 2)
+      #expect(try db.check().ok, "index entries after a merge import")
       let people = db.collection("people")
       #expect(try ids(people) == ["fresh", "keep", "same"])
       let same = try people.document("same").getDocument()
@@ -326,6 +329,7 @@ import Testing
       let (db, file) = try mergeFixture(directory)
       defer { db.close() }
       #expect(try db.import(from: file, mode: .replace).documents == 2)
+      #expect(try db.check().ok, "index entries after a replace import")
       #expect(try ids(db.collection("people")) == ["fresh", "same"])
       #expect(!(try db.document("other/x").getDocument().exists))
       #expect(try db.listCollections().map(\.collectionID) == ["people"])
