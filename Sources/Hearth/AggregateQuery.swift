@@ -76,6 +76,17 @@ public final class AggregateQuery: @unchecked Sendable {
   ///
   /// - Throws: `invalidArgument` for an invalid query or field path.
   public func getAggregation(source: AggregateSource = .server) throws -> AggregateQuerySnapshot {
+    let (model, functions) = try runnable()
+    let require = query.firestore.settings.requireIndexes
+    let values = try query.firestore.engine().read { try $0.aggregate(model, functions, requireIndexes: require) }
+    return snapshot(values)
+  }
+
+  /// The query and the functions to run (`count` first), once the aggregations are
+  /// checked.
+  ///
+  /// - Throws: `invalidArgument` for an invalid query, field path or set of aggregations.
+  func runnable() throws -> (QueryModel, [AggregateFunction]) {
     if let problem = fields.compactMap(\.problem).first { throw problem }
     guard !fields.isEmpty else { throw HearthError(.invalidArgument, "Aggregations can not be empty.") }
     let distinct = Set(fields.map(\.function)).count
@@ -85,14 +96,14 @@ public final class AggregateQuery: @unchecked Sendable {
         "Invalid aggregation: the query asks for \(distinct) aggregations, but the maximum number of aggregations "
           + "is \(Self.maxAggregations).")
     }
-    let model = try query.runnableModel(aggregating: true)
-    let functions = [AggregateFunction.count] + fields.map(\.function)
-    let require = query.firestore.settings.requireIndexes
-    let values = try query.firestore.engine().read { try $0.aggregate(model, functions, requireIndexes: require) }
-    return AggregateQuerySnapshot(
+    return (try query.runnableModel(aggregating: true), [AggregateFunction.count] + fields.map(\.function))
+  }
+
+  /// The snapshot of the values `runnable()`'s functions gave.
+  func snapshot(_ values: [Value]) -> AggregateQuerySnapshot {
+    AggregateQuerySnapshot(
       query: self, count: values[0],
-      values: Dictionary(
-        zip(fields.map(\.function), values.dropFirst()), uniquingKeysWith: { first, _ in first }))
+      values: Dictionary(zip(fields.map(\.function), values.dropFirst()), uniquingKeysWith: { first, _ in first }))
   }
 
   public func getAggregation(source: AggregateSource = .server) async throws -> AggregateQuerySnapshot {

@@ -248,10 +248,16 @@ public final class Environment: @unchecked Sendable {
   /// When the map is full, the transaction is aborted, the map grows, and `body` runs
   /// again, so `body` must derive everything from the transaction it is given.
   ///
-  /// - Parameter durable: fsync at commit (`nil`: the environment's default).
+  /// - Parameters:
+  ///   - durable: fsync at commit (`nil`: the environment's default).
+  ///   - afterCommit: runs with `body`'s result once the commit succeeded, before the
+  ///     next write of this process can begin: what it reads is the state this commit
+  ///     left, and it sees commits one at a time, in order (listeners use it).
   /// - Throws: `StorageError` with `EDEADLK` for a write inside a write on one thread;
   ///   whatever `body` throws; LMDB's errors (`ENOSPC` when the disk is full).
-  public func write<R>(durable: Bool? = nil, _ body: (WriteTransaction) throws -> R) throws -> R {
+  public func write<R>(
+    durable: Bool? = nil, afterCommit: ((R) -> Void)? = nil, _ body: (WriteTransaction) throws -> R
+  ) throws -> R {
     if WriterThread.isWriting(self) {
       throw StorageError(code: EDEADLK, operation: "mdb_txn_begin (a write inside a write on one thread)")
     }
@@ -293,8 +299,22 @@ public final class Environment: @unchecked Sendable {
         continue
       }
       try check(commit, "mdb_txn_commit")
+      afterCommit?(result)
       return result
     }
+  }
+
+  /// Runs `body` while no write of this process can begin, so that nothing it reads
+  /// changes, by this process, before it returns (listeners register this way).
+  ///
+  /// - Throws: `StorageError` with `EDEADLK` on a thread that is inside a write.
+  public func withWritesPaused<R>(_ body: () throws -> R) throws -> R {
+    if WriterThread.isWriting(self) {
+      throw StorageError(code: EDEADLK, operation: "pausing writes inside a write on one thread")
+    }
+    writerLock.lock()
+    defer { writerLock.unlock() }
+    return try body()
   }
 
   /// Toggles `MDB_NOSYNC` when a write asks for another durability than the last one.

@@ -49,6 +49,8 @@ public final class DocumentStore: Sendable {
   let tables: Tables
   let registry: CollectionRegistry
   let catalog: IndexCatalog
+  /// The listeners' views, told about every commit of this process.
+  public let observers = CommitObservers()
   private let isClosed = Atomic<Bool>(false)
 
   /// The database directory's canonical path.
@@ -142,7 +144,10 @@ public final class DocumentStore: Sendable {
     }
     return try guarded {
       var resolved: [(ResourcePath, CollectionNumber)] = []
-      let outcome = try environment.write(durable: options.durable) { txn in
+      let outcome = try environment.write(
+        durable: options.durable,
+        afterCommit: { [self] outcome in notifyObservers(CommitChanges(keys: outcome.1.changedKeys)) }
+      ) { txn in
         resolved.removeAll()
         let (result, writes) = try body(StoreReader(store: self, txn: txn))
         let commit = try Committer(store: self, txn: txn).apply(writes, resolved: &resolved)

@@ -112,7 +112,12 @@ private struct Importer {
     let tables = store.tables
     var resolved: [(ResourcePath, CollectionNumber)] = []
     let (mayExist, lastCommit) = try store.guarded {
-      try store.environment.write(durable: store.options.durable) { txn -> (Bool, Int64) in
+      try store.environment.write(
+        durable: store.options.durable,
+        afterCommit: { [store] _ in
+          store.notifyObservers(CommitChanges(keys: documents.map(\.key), everything: replace))
+        }
+      ) { txn -> (Bool, Int64) in
         resolved.removeAll()
         if replace {
           try txn.empty(tables.documents)

@@ -1,0 +1,383 @@
+import Foundation
+import HearthCore
+
+/// What `addSnapshotListener` returns: `remove()` stops the listener.
+public protocol ListenerRegistration: AnyObject {
+  /// Stops the listener. Once it returns, the listener's callback never runs again, not
+  /// even for commits made before the call. Safe to call from inside the callback, and
+  /// more than once.
+  func remove()
+}
+
+/// Hands a listener's snapshots to its callback on the callback queue, in the order they
+/// were made, until `mute()`.
+///
+/// `@unchecked Sendable`: `callback` is guarded by `lock`, which is held while the
+/// callback runs, so that `mute()` from another thread waits for a running callback and
+/// none starts after it returns; the lock is recursive, so the callback may mute itself.
+final class ListenerDelivery<Snapshot>: @unchecked Sendable {
+  private let lock = NSRecursiveLock()
+  private var callback: ((Snapshot?, Error?) -> Void)?
+  private let queue: DispatchQueue
+
+  init(queue: DispatchQueue, callback: @escaping (Snapshot?, Error?) -> Void) {
+    self.queue = queue
+    self.callback = callback
+  }
+
+  var isMuted: Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    return callback == nil
+  }
+
+  /// Queues one call of the callback with what `make` gives (made on the queue).
+  func deliver(_ make: @escaping @Sendable () -> (Snapshot?, Error?)) {
+    queue.async { [self] in
+      lock.lock()
+      defer { lock.unlock() }
+      guard let callback else { return }
+      let (snapshot, error) = make()
+      callback(snapshot, error)
+    }
+  }
+
+  /// Delivers `error` and stops: Firestore ends a listener after its first error.
+  func fail(_ error: Error) {
+    deliver { [self] in
+      defer { mute() }
+      return (nil, error)
+    }
+  }
+
+  func mute() {
+    lock.lock()
+    callback = nil
+    lock.unlock()
+  }
+}
+
+/// The registration of one listener: mutes its delivery, then unregisters its view.
+final class HearthListenerRegistration<Snapshot>: ListenerRegistration, @unchecked Sendable {
+  // @unchecked: `token` is set once, before the registration is handed out.
+  private let delivery: ListenerDelivery<Snapshot>
+  private let store: DocumentStore?
+  private let token: Int?
+
+  init(delivery: ListenerDelivery<Snapshot>, store: DocumentStore?, token: Int?) {
+    self.delivery = delivery
+    self.store = store
+    self.token = token
+  }
+
+  func remove() {
+    delivery.mute()
+    if let store, let token { store.observers.remove(token) }
+  }
+}
+
+extension Database {
+  /// Registers `view` for `scope`, starting it on the current state; a failure (an
+  /// invalid query, a closed database) reaches the listener as its one callback.
+  func listen<Snapshot>(
+    _ view: some CommitObserver, scope: ObservationScope, delivery: ListenerDelivery<Snapshot>,
+    start: (StoreReader) throws -> Void
+  ) -> ListenerRegistration {
+    do {
+      let store = try engine()
+      let token = try store.observe(view, scope: scope, initial: start)
+      return HearthListenerRegistration(delivery: delivery, store: store, token: token)
+    } catch {
+      delivery.fail(error)
+      return HearthListenerRegistration(delivery: delivery, store: nil, token: nil)
+    }
+  }
+}
+
+extension ObservationScope {
+  init(_ target: QueryModel.Target) {
+    switch target {
+    case .collection(let path): self = .collection(path)
+    case .group(let id): self = .group(id)
+    }
+  }
+}
+
+// MARK: - Query listeners
+
+/// A query listener's view: its current result, and after each commit that touches its
+/// collection or group, the result again and the changes between the two.
+///
+/// `@unchecked Sendable`: `current` is read and written only under the database's
+/// writer pause (at the start and in `commitApplied`), one commit at a time.
+final class QueryView: CommitObserver, @unchecked Sendable {
+  private let query: Query
+  private let model: QueryModel
+  private let order: QueryOrder
+  private let requireIndexes: Bool
+  private let delivery: ListenerDelivery<QuerySnapshot>
+  private var current: [ViewDocument] = []
+
+  init(query: Query, model: QueryModel, delivery: ListenerDelivery<QuerySnapshot>) {
+    self.query = query
+    self.model = model
+    order = QueryOrder(model.orderBys)
+    requireIndexes = query.firestore.settings.requireIndexes
+    self.delivery = delivery
+  }
+
+  /// The first snapshot: every result `added`, in order.
+  func start(_ reader: StoreReader) throws {
+    current = try reader.run(model, requireIndexes: requireIndexes).documents.map(ViewDocument.init)
+    let (query, documents) = (query, current.map(\.encoded))
+    delivery.deliver { (Self.snapshot(query, documents, changes: nil), nil) }
+  }
+
+  func commitApplied(_ changes: CommitChanges, reader: StoreReader) {
+    guard !delivery.isMuted else { return }
+    let next: [ViewDocument]
+    do {
+      next = try reader.run(model, requireIndexes: requireIndexes).documents.map(ViewDocument.init)
+    } catch {
+      delivery.fail(error)
+      return
+    }
+    let viewChanges = ViewChanges.between(current, next, order: order)
+    guard !viewChanges.isEmpty else { return }
+    current = next
+    let (query, documents) = (query, next.map(\.encoded))
+    delivery.deliver { (Self.snapshot(query, documents, changes: viewChanges), nil) }
+  }
+
+  private static func snapshot(_ query: Query, _ documents: [EncodedDocument], changes: [ViewChange]?)
+    -> QuerySnapshot
+  {
+    let database = query.firestore
+    return QuerySnapshot(
+      query: query, documents: documents.map { QueryDocumentSnapshot(database: database, document: $0) },
+      changes: changes?.map { change in
+        DocumentChange(
+          type: change.kind.type, document: QueryDocumentSnapshot(database: database, document: change.document),
+          oldIndex: UInt(change.oldIndex ?? NSNotFound), newIndex: UInt(change.newIndex ?? NSNotFound))
+      })
+  }
+}
+
+extension ViewChange.Kind {
+  fileprivate var type: DocumentChangeType {
+    switch self {
+    case .added: .added
+    case .modified: .modified
+    case .removed: .removed
+    }
+  }
+}
+
+extension Query {
+  /// Calls `listener` with the query's results now, then after every commit that changes
+  /// them (documents, order, or changes seen through `documentChanges`), on
+  /// `Settings.dispatchQueue`, in commit order. A commit that changes nothing this query
+  /// sees raises no snapshot.
+  @discardableResult
+  public func addSnapshotListener(_ listener: @escaping (QuerySnapshot?, Error?) -> Void) -> ListenerRegistration {
+    addSnapshotListener(includeMetadataChanges: false, listener: listener)
+  }
+
+  /// As `addSnapshotListener(_:)`. Hearth's snapshots are never from a cache and never
+  /// have pending writes (a write returns once committed), so metadata never changes on
+  /// its own and `includeMetadataChanges` adds no snapshot.
+  @discardableResult
+  public func addSnapshotListener(
+    includeMetadataChanges: Bool, listener: @escaping (QuerySnapshot?, Error?) -> Void
+  ) -> ListenerRegistration {
+    let delivery = ListenerDelivery(queue: firestore.settings.dispatchQueue, callback: listener)
+    let model: QueryModel
+    do {
+      model = try runnableModel()
+    } catch {
+      delivery.fail(error)
+      return HearthListenerRegistration(delivery: delivery, store: nil, token: nil)
+    }
+    let view = QueryView(query: self, model: model, delivery: delivery)
+    return firestore.listen(view, scope: ObservationScope(model.target), delivery: delivery, start: view.start)
+  }
+
+  /// The query's snapshots as an asynchronous sequence: the current results, then one
+  /// snapshot per commit that changes them. Ending the iteration removes the listener.
+  public func snapshots(includeMetadataChanges: Bool = false) -> AsyncThrowingStream<QuerySnapshot, Error> {
+    AsyncThrowingStream { continuation in
+      let registration = addSnapshotListener(includeMetadataChanges: includeMetadataChanges) { snapshot, error in
+        if let snapshot { continuation.yield(snapshot) } else { continuation.finish(throwing: error) }
+      }
+      let box = RegistrationBox(registration)
+      continuation.onTermination = { _ in box.registration.remove() }
+    }
+  }
+}
+
+/// Carries a registration into a stream's termination handler.
+///
+/// `@unchecked Sendable`: `remove()` is safe from any thread.
+private struct RegistrationBox: @unchecked Sendable {
+  let registration: ListenerRegistration
+  init(_ registration: ListenerRegistration) { self.registration = registration }
+}
+
+// MARK: - Document listeners
+
+/// A document listener's view: the document as last delivered.
+///
+/// `@unchecked Sendable`: as `QueryView`.
+final class DocumentView: CommitObserver, @unchecked Sendable {
+  private let reference: DocumentReference
+  private let key: DocumentKey
+  private let delivery: ListenerDelivery<DocumentSnapshot>
+  private var current: EncodedDocument?
+
+  init(reference: DocumentReference, key: DocumentKey, delivery: ListenerDelivery<DocumentSnapshot>) {
+    self.reference = reference
+    self.key = key
+    self.delivery = delivery
+  }
+
+  func start(_ reader: StoreReader) throws {
+    current = try reader.encodedDocument(key)
+    let (reference, document) = (reference, current)
+    delivery.deliver { (DocumentSnapshot(reference: reference, document: document), nil) }
+  }
+
+  func commitApplied(_ changes: CommitChanges, reader: StoreReader) {
+    guard !delivery.isMuted else { return }
+    let next: EncodedDocument?
+    do {
+      next = try reader.encodedDocument(key)
+    } catch {
+      delivery.fail(error)
+      return
+    }
+    switch (current, next) {
+    case (nil, nil): return
+    case (let old?, let new?) where old.hasSameFields(as: new): return
+    default: break
+    }
+    current = next
+    let reference = reference
+    delivery.deliver { (DocumentSnapshot(reference: reference, document: next), nil) }
+  }
+}
+
+extension DocumentReference {
+  /// Calls `listener` with the document now, then after every commit that changes its
+  /// data or its existence (`exists == false` when missing or deleted), on
+  /// `Settings.dispatchQueue`, in commit order. A rewrite with the same data raises no
+  /// snapshot.
+  @discardableResult
+  public func addSnapshotListener(_ listener: @escaping (DocumentSnapshot?, Error?) -> Void) -> ListenerRegistration {
+    addSnapshotListener(includeMetadataChanges: false, listener: listener)
+  }
+
+  /// As `addSnapshotListener(_:)`; metadata never changes on its own in Hearth.
+  @discardableResult
+  public func addSnapshotListener(
+    includeMetadataChanges: Bool, listener: @escaping (DocumentSnapshot?, Error?) -> Void
+  ) -> ListenerRegistration {
+    let delivery = ListenerDelivery(queue: firestore.settings.dispatchQueue, callback: listener)
+    let key: DocumentKey
+    do {
+      key = try validKey()
+    } catch {
+      delivery.fail(error)
+      return HearthListenerRegistration(delivery: delivery, store: nil, token: nil)
+    }
+    let view = DocumentView(reference: self, key: key, delivery: delivery)
+    return firestore.listen(view, scope: .document(key), delivery: delivery, start: view.start)
+  }
+
+  /// The document's snapshots as an asynchronous sequence; ending the iteration removes
+  /// the listener.
+  public func snapshots(includeMetadataChanges: Bool = false) -> AsyncThrowingStream<DocumentSnapshot, Error> {
+    AsyncThrowingStream { continuation in
+      let registration = addSnapshotListener(includeMetadataChanges: includeMetadataChanges) { snapshot, error in
+        if let snapshot { continuation.yield(snapshot) } else { continuation.finish(throwing: error) }
+      }
+      let box = RegistrationBox(registration)
+      continuation.onTermination = { _ in box.registration.remove() }
+    }
+  }
+}
+
+// MARK: - Live aggregations
+
+/// A live aggregation's view: the values last delivered.
+///
+/// `@unchecked Sendable`: as `QueryView`.
+final class AggregateView: CommitObserver, @unchecked Sendable {
+  private let query: AggregateQuery
+  private let model: QueryModel
+  private let functions: [AggregateFunction]
+  private let requireIndexes: Bool
+  private let delivery: ListenerDelivery<AggregateQuerySnapshot>
+  private var current: [Value] = []
+
+  init(
+    query: AggregateQuery, model: QueryModel, functions: [AggregateFunction],
+    delivery: ListenerDelivery<AggregateQuerySnapshot>
+  ) {
+    self.query = query
+    self.model = model
+    self.functions = functions
+    requireIndexes = query.query.firestore.settings.requireIndexes
+    self.delivery = delivery
+  }
+
+  func start(_ reader: StoreReader) throws {
+    current = try reader.aggregate(model, functions, requireIndexes: requireIndexes)
+    let (query, values) = (query, current)
+    delivery.deliver { (query.snapshot(values), nil) }
+  }
+
+  func commitApplied(_ changes: CommitChanges, reader: StoreReader) {
+    guard !delivery.isMuted else { return }
+    let next: [Value]
+    do {
+      next = try reader.aggregate(model, functions, requireIndexes: requireIndexes)
+    } catch {
+      delivery.fail(error)
+      return
+    }
+    guard !next.elementsEqual(current, by: Self.same) else { return }
+    current = next
+    let query = query
+    delivery.deliver { (query.snapshot(next), nil) }
+  }
+
+  /// The same result, bit for bit (so a NaN sum is unchanged by another NaN).
+  private static func same(_ a: Value, _ b: Value) -> Bool {
+    switch (a, b) {
+    case (.double(let x), .double(let y)): x.bitPattern == y.bitPattern
+    default: Value.compare(a, b) == 0 && a.typeOrder == b.typeOrder
+    }
+  }
+}
+
+extension AggregateQuery {
+  /// A live aggregation, beyond Firestore: calls `listener` with the values now, then
+  /// whenever a commit changes them, on `Settings.dispatchQueue`, in commit order.
+  @discardableResult
+  public func addSnapshotListener(_ listener: @escaping (AggregateQuerySnapshot?, Error?) -> Void)
+    -> ListenerRegistration
+  {
+    let database = query.firestore
+    let delivery = ListenerDelivery(queue: database.settings.dispatchQueue, callback: listener)
+    let model: QueryModel
+    let functions: [AggregateFunction]
+    do {
+      (model, functions) = try runnable()
+    } catch {
+      delivery.fail(error)
+      return HearthListenerRegistration(delivery: delivery, store: nil, token: nil)
+    }
+    let view = AggregateView(query: self, model: model, functions: functions, delivery: delivery)
+    return database.listen(view, scope: ObservationScope(model.target), delivery: delivery, start: view.start)
+  }
+}

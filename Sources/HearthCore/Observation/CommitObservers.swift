@@ -1,0 +1,128 @@
+import HearthStorage
+import Synchronization
+
+/// What one commit changed, as observers see it.
+public struct CommitChanges: Sendable {
+  /// The documents written or deleted.
+  public var keys: [DocumentKey]
+  /// Everything may have changed (an import that emptied the database first).
+  public var everything = false
+
+  public init(keys: [DocumentKey], everything: Bool = false) {
+    self.keys = keys
+    self.everything = everything
+  }
+}
+
+/// A view that follows commits: a listener's query, document or aggregation.
+public protocol CommitObserver: AnyObject, Sendable {
+  /// Called after each commit that touches the observer's scope, one commit at a time
+  /// and in commit order, with a reader on the state that commit left. It runs before
+  /// the next commit of this process can begin, so it must be quick: compute, then hand
+  /// work to another queue.
+  func commitApplied(_ changes: CommitChanges, reader: StoreReader)
+}
+
+/// What an observer watches: the commits that can change what it sees.
+public enum ObservationScope: Hashable, Sendable {
+  /// The documents of one collection.
+  case collection(ResourcePath)
+  /// The documents of every collection with this ID.
+  case group(String)
+  /// One document.
+  case document(DocumentKey)
+}
+
+/// The observers of one database, indexed by scope: a commit reaches only the observers
+/// whose collection, collection group or document it touched, never all of them.
+public final class CommitObservers: Sendable {
+  private struct Entry: Sendable {
+    let scope: ObservationScope
+    let observer: any CommitObserver
+  }
+
+  private struct State: Sendable {
+    var nextID = 0
+    var entries: [Int: Entry] = [:]
+    var byScope: [ObservationScope: Set<Int>] = [:]
+  }
+
+  private let state = Mutex(State())
+  private let evaluationCount = Atomic<Int>(0)
+
+  /// How many times observers were handed a commit since the database opened: the
+  /// measure of listener fan-out (a commit to one collection reaches only its views).
+  public var evaluations: Int { evaluationCount.load(ordering: .relaxed) }
+
+  /// The number of observers registered.
+  public var count: Int { state.withLock { $0.entries.count } }
+
+  /// Registers `observer`; returns the token that `remove(_:)` takes.
+  func add(_ observer: any CommitObserver, scope: ObservationScope) -> Int {
+    state.withLock { state in
+      let id = state.nextID
+      state.nextID += 1
+      state.entries[id] = Entry(scope: scope, observer: observer)
+      state.byScope[scope, default: []].insert(id)
+      return id
+    }
+  }
+
+  /// Unregisters the observer of `token`. Removing twice is harmless.
+  public func remove(_ token: Int) {
+    state.withLock { state in
+      guard let entry = state.entries.removeValue(forKey: token) else { return }
+      state.byScope[entry.scope]?.remove(token)
+      if state.byScope[entry.scope]?.isEmpty == true { state.byScope[entry.scope] = nil }
+    }
+  }
+
+  /// The observers a commit's changes touch, each once, in registration order.
+  func observers(touchedBy changes: CommitChanges) -> [any CommitObserver] {
+    state.withLock { state in
+      guard !state.entries.isEmpty else { return [] }
+      if changes.everything { return state.entries.sorted { $0.key < $1.key }.map(\.value.observer) }
+      var ids = Set<Int>()
+      var scopes = Set<ObservationScope>()
+      for key in changes.keys {
+        scopes.insert(.document(key))
+        scopes.insert(.collection(key.collectionPath))
+        scopes.insert(.group(key.collectionGroup))
+      }
+      for scope in scopes { if let found = state.byScope[scope] { ids.formUnion(found) } }
+      return ids.sorted().compactMap { state.entries[$0]?.observer }
+    }
+  }
+
+  func counted(_ count: Int) { evaluationCount.add(count, ordering: .relaxed) }
+}
+
+extension DocumentStore {
+  /// Registers `observer` for `scope`, first calling `initial` with a reader on the
+  /// current state, while no commit of this process can come between that state and the
+  /// registration: the observer then sees every later commit, exactly once.
+  ///
+  /// - Throws: `failedPrecondition` inside a transaction's closure on the same thread.
+  public func observe(
+    _ observer: any CommitObserver, scope: ObservationScope, initial: (StoreReader) throws -> Void
+  ) throws -> Int {
+    try guarded {
+      try environment.withWritesPaused {
+        try environment.read { txn in try initial(StoreReader(store: self, txn: txn)) }
+        return observers.add(observer, scope: scope)
+      }
+    }
+  }
+
+  /// Hands a commit's changes to the observers they touch, on the state it left. Called
+  /// by every commit path right after its commit, before the next commit can begin.
+  func notifyObservers(_ changes: CommitChanges) {
+    let touched = observers.observers(touchedBy: changes)
+    guard !touched.isEmpty else { return }
+    observers.counted(touched.count)
+    try? environment.read { txn in
+      let reader = StoreReader(store: self, txn: txn)
+      for observer in touched { observer.commitApplied(changes, reader: reader) }
+    }
+  }
+}
