@@ -160,3 +160,16 @@ extension Environment {
     return registry.withLock { $0[canonical] != nil }
   }
 }
+
+extension Environment {
+  /// The ID of the last transaction committed by any process: it changes with every
+  /// commit, and reading it costs no transaction (it is in the shared lock file).
+  public func lastTransactionID() -> Int {
+    gate.lockShared()
+    defer { gate.unlock() }
+    guard let env = handle else { return 0 }
+    var info = MDB_envinfo()
+    mdb_env_info(env, &info)
+    return info.me_last_txnid
+  }
+}

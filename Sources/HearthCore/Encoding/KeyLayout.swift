@@ -27,6 +27,9 @@ import HearthStorage
 /// indexEntries (dupsort) key: index key          values: document ID
 ///   Automatic single-field indexes (see `FieldIndex`), kept in the same transaction as
 ///   the documents they index.
+///
+/// changes              key: sequence(8)          value: the paths a commit changed
+///   The change log, for other processes' listeners (see `ChangeLog`); trimmed.
 /// ```
 ///
 /// `collection(8)` is a collection number, big-endian, handed out once per collection
@@ -44,6 +47,7 @@ enum KeyLayout {
     static let children = "children"
     static let groups = "groups"
     static let indexEntries = "indexEntries"
+    static let changes = "changes"
   }
 
   enum MetaKey {

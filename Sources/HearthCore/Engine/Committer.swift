@@ -18,7 +18,12 @@ struct Committer {
     for write in writes {
       try apply(write, at: commitTime, indexes: indexes, resolved: &resolved)
     }
-    return CommitResult(commitTime: commitTime, changedKeys: writes.map(\.key))
+    let keys = writes.map(\.key)
+    var result = CommitResult(commitTime: commitTime, changedKeys: keys)
+    if let changes = tables.changes {
+      result.logSequence = try ChangeLog.append(CommitChanges(keys: keys), in: txn, table: changes)
+    }
+    return result
   }
 
   /// The wall clock in microseconds, but always after the last commit of any process, so

@@ -10,6 +10,8 @@ struct Tables: Sendable {
   let children: Table
   let groups: Table
   let indexEntries: Table
+  /// Missing in a database written before the change log, opened read-only.
+  let changes: Table?
 
   init(environment: Environment, create: Bool) throws {
     meta = try environment.table(KeyLayout.TableName.meta, create: create)
@@ -18,6 +20,7 @@ struct Tables: Sendable {
     children = try environment.table(KeyLayout.TableName.children, duplicateSort: true, create: create)
     groups = try environment.table(KeyLayout.TableName.groups, duplicateSort: true, create: create)
     indexEntries = try environment.table(KeyLayout.TableName.indexEntries, duplicateSort: true, create: create)
+    changes = try? environment.table(KeyLayout.TableName.changes, create: create)
   }
 }
 
@@ -51,6 +54,8 @@ public final class DocumentStore: Sendable {
   let catalog: IndexCatalog
   /// The listeners' views, told about every commit of this process.
   public let observers = CommitObservers()
+  /// Brings other processes' commits to `observers`.
+  let poller = ChangePoller()
   private let isClosed = Atomic<Bool>(false)
 
   /// The database directory's canonical path.
@@ -101,6 +106,7 @@ public final class DocumentStore: Sendable {
   /// harmless.
   public func close() {
     if isClosed.exchange(true, ordering: .acquiringAndReleasing) { return }
+    poller.stop()
     environment.close()
   }
 
@@ -146,8 +152,11 @@ public final class DocumentStore: Sendable {
       var resolved: [(ResourcePath, CollectionNumber)] = []
       let outcome = try environment.write(
         durable: options.durable,
-        afterCommit: { [self] outcome in notifyObservers(CommitChanges(keys: outcome.1.changedKeys)) }
-      ) { txn in
+        afterCommit: { [self] (outcome: (R, CommitResult)) in
+          notifyObservers(CommitChanges(keys: outcome.1.changedKeys))
+          poller.committed(outcome.1.logSequence)
+        }
+      ) { txn -> (R, CommitResult) in
         resolved.removeAll()
         let (result, writes) = try body(StoreReader(store: self, txn: txn))
         let commit = try Committer(store: self, txn: txn).apply(writes, resolved: &resolved)
@@ -208,4 +217,6 @@ public struct CommitResult: Sendable {
   public var commitTime: Timestamp
   /// The documents written or deleted, in write order (a key may repeat).
   public var changedKeys: [DocumentKey]
+  /// The commit's entry in the change log (0 when it wrote none).
+  var logSequence: UInt64 = 0
 }

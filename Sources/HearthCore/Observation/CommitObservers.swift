@@ -108,7 +108,11 @@ extension DocumentStore {
   ) throws -> Int {
     try guarded {
       try environment.withWritesPaused {
-        try environment.read { txn in try initial(StoreReader(store: self, txn: txn)) }
+        let sequence = try environment.read { txn in
+          try initial(StoreReader(store: self, txn: txn))
+          return try tables.changes.map { try ChangeLog.lastSequence(in: txn, table: $0) } ?? 0
+        }
+        poller.start(store: self, from: sequence)
         return observers.add(observer, scope: scope)
       }
     }

@@ -111,13 +111,14 @@ private struct Importer {
     let (first, replace, mark) = (isFirst, isFirst && mode == .replace, fastPathMark)
     let tables = store.tables
     var resolved: [(ResourcePath, CollectionNumber)] = []
-    let (mayExist, lastCommit) = try store.guarded {
+    let (mayExist, lastCommit, _) = try store.guarded {
       try store.environment.write(
         durable: store.options.durable,
-        afterCommit: { [store] _ in
+        afterCommit: { [store] outcome in
           store.notifyObservers(CommitChanges(keys: documents.map(\.key), everything: replace))
+          store.poller.committed(outcome.sequence)
         }
-      ) { txn -> (Bool, Int64) in
+      ) { txn -> (mayExist: Bool, latest: Int64, sequence: UInt64) in
         resolved.removeAll()
         if replace {
           try txn.empty(tables.documents)
@@ -133,7 +134,10 @@ private struct Importer {
         let commitTime = try committer.nextCommitTime()
         let indexes = try store.catalog.current(in: txn)
         var latest = commitTime.microseconds
-        for document in documents {
+        for (position, document) in documents.enumerated() {
+          // Pages read through the map count as resident until released (see
+          // `Environment.releaseMappedPages`); a chunk's index updates touch many.
+          if position % 500 == 499 { store.environment.releaseMappedPages() }
           let updateTime = document.updateTime ?? commitTime
           latest = max(latest, updateTime.microseconds)
           let stored = StoredDocument(
@@ -143,7 +147,10 @@ private struct Importer {
         }
         // Later commits must come after every imported update time.
         try committer.setLastCommitTime(latest)
-        return (mayExist, latest)
+        let sequence = try tables.changes.map { log in
+          try ChangeLog.append(CommitChanges(keys: documents.map(\.key), everything: replace), in: txn, table: log)
+        }
+        return (mayExist, latest, sequence ?? 0)
       }
     }
     store.registry.remember(resolved)

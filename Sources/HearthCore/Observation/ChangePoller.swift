@@ -1,0 +1,80 @@
+import Dispatch
+import HearthStorage
+import Synchronization
+
+/// Brings other processes' commits to this process's observers: while any observer is
+/// registered, it looks every `interval` at LMDB's last transaction ID (shared memory, no
+/// transaction), and when another process has committed, reads the change log from where
+/// it stopped and hands the changes to the observers they touch.
+///
+/// It runs with this process's writes paused, so observers still see one set of changes
+/// at a time. This process's own commits are handed over by the commits themselves;
+/// their log entries are skipped when nothing came between, and otherwise re-read, which
+/// changes nothing a view has already seen.
+final class ChangePoller: Sendable {
+  static let interval = DispatchTimeInterval.milliseconds(20)
+
+  private struct State {
+    /// The last log sequence whose changes observers have had.
+    var sequence: UInt64 = 0
+    /// The last transaction ID looked at.
+    var transaction = 0
+    var timer: DispatchSourceTimer?
+  }
+
+  private let state = Mutex(State())
+  private let queue = DispatchQueue(label: "hearth.change-poller")
+
+  /// Starts polling from `sequence` (the log's end on the state the first observer
+  /// started from) unless already polling.
+  func start(store: DocumentStore, from sequence: UInt64) {
+    state.withLock { state in
+      guard state.timer == nil else { return }
+      state.sequence = sequence
+      state.transaction = store.environment.lastTransactionID()
+      let timer = DispatchSource.makeTimerSource(queue: queue)
+      timer.schedule(deadline: .now() + Self.interval, repeating: Self.interval, leeway: .milliseconds(5))
+      timer.setEventHandler { [weak store, weak self] in
+        guard let store, let self else { return }
+        self.poll(store)
+      }
+      state.timer = timer
+      timer.resume()
+    }
+  }
+
+  func stop() {
+    state.withLock { state in
+      state.timer?.cancel()
+      state.timer = nil
+    }
+  }
+
+  /// Records that this process's commit `sequence` has reached the observers: the next
+  /// poll starts after it, when nothing came between.
+  func committed(_ sequence: UInt64) {
+    state.withLock { state in
+      if state.sequence + 1 == sequence { state.sequence = sequence }
+    }
+  }
+
+  private func poll(_ store: DocumentStore) {
+    if store.observers.count == 0 {
+      stop()
+      return
+    }
+    let transaction = store.environment.lastTransactionID()
+    guard state.withLock({ $0.transaction }) != transaction, let log = store.tables.changes else { return }
+    try? store.environment.withWritesPaused {
+      let from = state.withLock { $0.sequence }
+      let (changes, last) = try store.environment.read { txn in
+        try ChangeLog.changes(after: from, in: txn, table: log)
+      }
+      state.withLock { state in
+        state.sequence = last
+        state.transaction = transaction
+      }
+      if changes.everything || !changes.keys.isEmpty { store.notifyObservers(changes) }
+    }
+  }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import Hearth
+import Testing
+
+/// Commits made by another process reach this process's listeners, through the change
+/// log.
+@Suite(.enabled(if: hearthExecutable != nil, "the hearth executable is not built"))
+struct CrossProcessListenerTests {
+  /// Runs `hearth --db PATH ARGUMENTS...` as another process.
+  func hearth(_ path: String, _ arguments: String...) throws {
+    let process = Process()
+    process.executableURL = hearthExecutable
+    process.arguments = ["--db", path] + arguments
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0, "hearth \(arguments)")
+  }
+
+  /// Snapshots as they arrive, with a wait for the next one.
+  final class Inbox: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var items: [[String]] = []
+
+    func add(_ item: [String]) {
+      condition.lock()
+      items.append(item)
+      condition.broadcast()
+      condition.unlock()
+    }
+
+    func next(timeout: TimeInterval = 5) -> [String]? {
+      condition.lock()
+      defer { condition.unlock() }
+      let deadline = Date().addingTimeInterval(timeout)
+      while items.isEmpty { if !condition.wait(until: deadline) { return nil } }
+      return items.removeFirst()
+    }
+  }
+
+  @Test func anotherProcesssCommitsReachAListenerInOrder() throws {
+    let fixture = ShellFixture()
+    let database = try Database(path: fixture.path)
+    defer { database.close() }
+    let inbox = Inbox()
+    let registration = database.collection("rooms/r1/messages").order(by: "n").addSnapshotListener { snapshot, _ in
+      inbox.add(
+        (snapshot?.documentChanges ?? []).map { "\($0.type) \($0.document.documentID)" })
+    }
+    defer { registration.remove() }
+    #expect(inbox.next() == [])
+
+    try hearth(fixture.path, "set", "rooms/r1/messages/m1", #"{"n": 1}"#)
+    #expect(inbox.next() == ["added m1"])
+    try hearth(fixture.path, "set", "rooms/r1/messages/m2", #"{"n": 2}"#)
+    #expect(inbox.next() == ["added m2"])
+    try hearth(fixture.path, "update", "rooms/r1/messages/m1", #"{"n": 3}"#)
+    #expect(inbox.next() == ["modified m1"])
+    try hearth(fixture.path, "set", "rooms/r2/messages/x", #"{"n": 0}"#)  // another room
+    try hearth(fixture.path, "rm", "rooms/r1/messages/m2")
+    #expect(inbox.next() == ["removed m2"])
+
+    // This process's own commits still arrive once each.
+    try database.document("rooms/r1/messages/m4").setData(["n": 4])
+    #expect(inbox.next() == ["added m4"])
+    #expect(inbox.next(timeout: 0.3) == nil)
+  }
+}
