@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import Synchronization
 
 /// What `addSnapshotListener` returns: `remove()` stops the listener.
 public protocol ListenerRegistration: AnyObject {
@@ -15,9 +16,12 @@ public protocol ListenerRegistration: AnyObject {
 /// `@unchecked Sendable`: `callback` is guarded by `lock`, which is held while the
 /// callback runs, so that `mute()` from another thread waits for a running callback and
 /// none starts after it returns; the lock is recursive, so the callback may mute itself.
+/// Views ask `isMuted` from inside commits, which must never wait for a callback (a
+/// callback may itself write), so it is a separate atomic flag.
 final class ListenerDelivery<Snapshot>: @unchecked Sendable {
   private let lock = NSRecursiveLock()
   private var callback: ((Snapshot?, Error?) -> Void)?
+  private let muted = Atomic<Bool>(false)
   private let queue: DispatchQueue
 
   init(queue: DispatchQueue, callback: @escaping (Snapshot?, Error?) -> Void) {
@@ -25,11 +29,7 @@ final class ListenerDelivery<Snapshot>: @unchecked Sendable {
     self.callback = callback
   }
 
-  var isMuted: Bool {
-    lock.lock()
-    defer { lock.unlock() }
-    return callback == nil
-  }
+  var isMuted: Bool { muted.load(ordering: .acquiring) }
 
   /// Queues one call of the callback with what `make` gives (made on the queue).
   func deliver(_ make: @escaping @Sendable () -> (Snapshot?, Error?)) {
@@ -44,13 +44,18 @@ final class ListenerDelivery<Snapshot>: @unchecked Sendable {
 
   /// Delivers `error` and stops: Firestore ends a listener after its first error.
   func fail(_ error: Error) {
-    deliver { [self] in
-      defer { mute() }
-      return (nil, error)
+    muted.store(true, ordering: .releasing)
+    queue.async { [self] in
+      lock.lock()
+      defer { lock.unlock() }
+      guard let callback else { return }
+      self.callback = nil
+      callback(nil, error)
     }
   }
 
   func mute() {
+    muted.store(true, ordering: .releasing)
     lock.lock()
     callback = nil
     lock.unlock()

@@ -90,7 +90,7 @@ extension DocumentStore {
 
   /// Documents per import transaction: large enough to make an import fast, small enough
   /// to keep its memory low.
-  static let importChunk = 5000
+  static let importChunk = 1000
 }
 
 /// Writes an import's chunks, one transaction each.
