@@ -30,7 +30,6 @@ final class ImportValidation {
     }
     do {
       try validate(reader, copyingTo: copyWriter)
-      try copyWriter?.finish()
     } catch {
       copyWriter?.abandon()
       if let copy { unlink(copy) }
@@ -50,9 +49,10 @@ final class ImportValidation {
       return HearthError(error.code, "\(reader.name):\(reader.lineNumber): \(error.message)")
     }
     var header: ExportFormat.Header?
-    // Where each path was seen, by a 128-bit fingerprint of the path: 1,000,000
-    // documents take some 40 MB, where the paths themselves could take many times that.
-    var seen: [PathFingerprint: Int] = [:]
+    // A 64-bit fingerprint of each path and its line (16 bytes a document, where the
+    // paths themselves would take many times that); equal fingerprints are checked
+    // against the paths themselves once the pass is over.
+    var seen: [PathSighting] = []
     var lastComplete = true
     while let (text, complete) = try reader.nextLine() {
       lastComplete = complete
@@ -64,10 +64,7 @@ final class ImportValidation {
           continue
         }
         let document = try ExportFormat.document(from: text)
-        let fingerprint = PathFingerprint(document.key.path.canonical)
-        if let first = seen.updateValue(reader.lineNumber, forKey: fingerprint) {
-          throw HearthError.invalidArgument("\(document.key) appears twice (first on line \(first))")
-        }
+        seen.append(PathSighting(document.key, line: reader.lineNumber))
         count += 1
         if count <= DocumentStore.importChunk { documents?.append(document) } else { documents = nil }
       } catch {
@@ -78,32 +75,59 @@ final class ImportValidation {
       throw HearthError.invalidArgument(
         #"\#(reader.name): no export header: an export's first line is {"hearth":"export","version":1,...}"#)
     }
+    try copyWriter?.finish()
+    try checkDuplicates(&seen, name: reader.name)
     if let expected = header.documents, expected != count {
       throw HearthError.invalidArgument(
         "\(reader.name): the header announces \(expected) documents but the file holds \(count)"
           + (lastComplete ? "" : " (its last line has no line break: the file may be truncated)"))
     }
   }
+
+  /// Throws for the first line (in file order) whose path an earlier line has.
+  private func checkDuplicates(_ seen: inout [PathSighting], name: String) throws {
+    seen.sort { ($0.fingerprint, $0.line) < ($1.fingerprint, $1.line) }
+    // Lines whose fingerprint an earlier line shares: maybe duplicates.
+    var suspects: [(line: Int, earlier: [Int])] = []
+    var start = 0
+    while start < seen.count {
+      var end = start + 1
+      while end < seen.count && seen[end].fingerprint == seen[start].fingerprint { end += 1 }
+      if end - start > 1 {
+        let lines = seen[start..<end].map(\.line)
+        for index in 1..<lines.count { suspects.append((lines[index], Array(lines[..<index]))) }
+      }
+      start = end
+    }
+    guard !suspects.isEmpty else { return }
+    // Read the suspects' paths: equal fingerprints of different paths are no duplicates.
+    let wanted = Set(suspects.flatMap { [$0.line] + $0.earlier })
+    var paths: [Int: String] = [:]
+    let reader = try LineReader(path: source)
+    while let (text, _) = try reader.nextLine(), paths.count < wanted.count {
+      if wanted.contains(reader.lineNumber) {
+        paths[reader.lineNumber] = try ExportFormat.document(from: text).key.description
+      }
+    }
+    for (line, earlier) in suspects.sorted(by: { $0.line < $1.line }) {
+      if let path = paths[line], let first = earlier.first(where: { paths[$0] == path }) {
+        throw HearthError.invalidArgument("\(name):\(line): \(path) appears twice (first on line \(first))")
+      }
+    }
+  }
 }
 
-/// Two independent 64-bit hashes of a path's UTF-8 bytes: equal fingerprints mean equal
-/// paths but for a chance of about one in 2^64 per pair, negligible for any file. (Not of
-/// the `String`: strings hash by canonical equivalence, and IDs that differ only in their
-/// Unicode normalization, such as "café" precomposed and decomposed, are two documents.)
-private struct PathFingerprint: Hashable {
-  let low: UInt64
-  let high: UInt64
+/// Where a path was seen: a 64-bit hash of its UTF-8 bytes (canonically equivalent but
+/// different strings are different paths, as they are different keys), and the line.
+private struct PathSighting {
+  let fingerprint: UInt64
+  let line: Int
 
-  init(_ path: String) {
-    var first = Hasher()
-    var second = Hasher()
-    second.combine(0x5BD1_E995 as UInt64)
-    var path = path
-    path.withUTF8 { bytes in
-      first.combine(bytes: UnsafeRawBufferPointer(bytes))
-      second.combine(bytes: UnsafeRawBufferPointer(bytes))
-    }
-    low = UInt64(bitPattern: Int64(first.finalize()))
-    high = UInt64(bitPattern: Int64(second.finalize()))
+  init(_ key: DocumentKey, line: Int) {
+    var hasher = Hasher()
+    var path = key.path.canonical
+    path.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+    fingerprint = UInt64(bitPattern: Int64(hasher.finalize()))
+    self.line = line
   }
 }

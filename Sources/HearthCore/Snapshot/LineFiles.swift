@@ -11,6 +11,7 @@ final class LineWriter {
   private let path: String?
   private let temporaryPath: String?
   private var buffer: [UInt8] = []
+  private var isClosed = false
   private static let flushSize = 1 << 20
 
   /// `path` `-` is standard output.
@@ -51,16 +52,18 @@ final class LineWriter {
   /// Writes what is buffered and, for a file, makes it durable under its final name.
   func finish() throws {
     try flush()
-    guard let path, let temporaryPath else { return }
+    guard let path, let temporaryPath, !isClosed else { return }
     guard fsync(descriptor) == 0 else { throw LineFiles.failure(errno, "fsync", temporaryPath) }
     Foundation.close(descriptor)
+    isClosed = true
     guard rename(temporaryPath, path) == 0 else { throw LineFiles.failure(errno, "rename", path) }
   }
 
-  /// Gives up: closes and removes the temporary file.
+  /// Gives up: closes and removes the temporary file (nothing, once `finish()` ran).
   func abandon() {
-    guard let temporaryPath else { return }
+    guard let temporaryPath, !isClosed else { return }
     Foundation.close(descriptor)
+    isClosed = true
     unlink(temporaryPath)
   }
 }
