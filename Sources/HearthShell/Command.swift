@@ -48,7 +48,8 @@ struct Command: Sendable {
 
   /// Every command, in the order help lists them.
   static let all: [Command] = [
-    .ls, .tree, .get, .set, .update, .add, .rm, .query, .explain, .export, .import, .backup, .restore, .check, .help,
+    .ls, .tree, .get, .set, .update, .add, .rm, .query, .explain, .watch, .export, .import, .backup, .restore, .check,
+    .help,
     .exit,
   ]
 

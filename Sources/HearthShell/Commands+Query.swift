@@ -140,7 +140,7 @@ enum QueryCommands {
 
   /// TARGET and the clauses (every argument after it, joined by spaces), read before the
   /// database is opened so that a typo never needs one.
-  private static func parse(_ invocation: Invocation) throws -> (QueryTarget, QueryClauses) {
+  static func parse(_ invocation: Invocation) throws -> (QueryTarget, QueryClauses) {
     var targetText = invocation.arguments.positionals[0]
     // The interactive shell keeps quotes in query commands' words; TARGET is a path.
     if invocation.session.isInteractive, let words = try? Tokenizer.split(targetText), words.count == 1 {
@@ -155,7 +155,7 @@ enum QueryCommands {
     }
   }
 
-  private static func build(_ target: QueryTarget, _ clauses: QueryClauses, _ database: Database) throws -> Query {
+  static func build(_ target: QueryTarget, _ clauses: QueryClauses, _ database: Database) throws -> Query {
     do {
       return try clauses.query(from: target.query(in: database), database: database)
     } catch {

@@ -1,5 +1,6 @@
 import Foundation
 import Hearth
+import HearthCore
 import Testing
 
 /// Commits made by another process reach this process's listeners, through the change
@@ -65,5 +66,80 @@ struct CrossProcessListenerTests {
     try database.document("rooms/r1/messages/m4").setData(["n": 4])
     #expect(inbox.next() == ["added m4"])
     #expect(inbox.next(timeout: 0.3) == nil)
+  }
+}
+
+extension CrossProcessListenerTests {
+  /// `hearth watch` in another process prints each change of this process's commits, as
+  /// JSON lines off a terminal, and stops after `--changes N`.
+  @Test func watchPrintsOneLinePerChange() throws {
+    let fixture = ShellFixture()
+    let database = try Database(path: fixture.path)
+    defer { database.close() }
+    try database.document("c/a").setData(["n": 1])
+
+    let process = Process()
+    process.executableURL = hearthExecutable
+    process.arguments = ["--db", fixture.path, "watch", "c", "order by n", "--changes", "4"]
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    let lines = LineInbox(output.fileHandleForReading)
+
+    func change(_ line: String?) throws -> String {
+      let json = try JSONParser.parse(try #require(line))
+      func text(_ key: String) -> String {
+        switch json[key] {
+        case .string(let value)?: value
+        case .integer(let value)?: "\(value)"
+        default: "-"
+        }
+      }
+      return "\(text("type")) \(text("path")) \(text("oldIndex"))→\(text("newIndex"))"
+    }
+    #expect(try change(lines.next()) == "added c/a -→0")
+    try database.document("c/b").setData(["n": 2])
+    #expect(try change(lines.next()) == "added c/b -→1")
+    try database.document("c/a").updateData(["n": 3])
+    #expect(try change(lines.next()) == "modified c/a 0→1")
+    try database.document("c/b").delete()
+    #expect(try change(lines.next()) == "removed c/b 0→-")
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0)
+  }
+}
+
+/// Lines of a pipe as they arrive.
+final class LineInbox: @unchecked Sendable {
+  private let condition = NSCondition()
+  private var lines: [String] = []
+  private var partial = ""
+
+  init(_ handle: FileHandle) {
+    handle.readabilityHandler = { [weak self] handle in
+      let data = handle.availableData
+      guard let self else { return }
+      self.condition.lock()
+      if data.isEmpty {
+        handle.readabilityHandler = nil
+      } else {
+        self.partial += String(decoding: data, as: UTF8.self)
+        while let newline = self.partial.firstIndex(of: "\n") {
+          self.lines.append(String(self.partial[..<newline]))
+          self.partial = String(self.partial[self.partial.index(after: newline)...])
+        }
+      }
+      self.condition.broadcast()
+      self.condition.unlock()
+    }
+  }
+
+  func next(timeout: TimeInterval = 5) -> String? {
+    condition.lock()
+    defer { condition.unlock() }
+    let deadline = Date().addingTimeInterval(timeout)
+    while lines.isEmpty { if !condition.wait(until: deadline) { return nil } }
+    return lines.removeFirst()
   }
 }
