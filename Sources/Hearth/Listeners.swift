@@ -110,8 +110,11 @@ extension ObservationScope {
 
 // MARK: - Query listeners
 
-/// A query listener's view: its current result, and after each commit that touches its
-/// collection or group, the result again and the changes between the two.
+/// A query listener's view: its current result, kept up to date from the documents each
+/// commit changed. Each changed document of the view's collection or group is read and
+/// checked against the query (filters, order-by fields, cursors) and put in or taken out
+/// of the sorted result; the query runs again only to refill a `limit` window that a
+/// document left, when what lies beyond the window might now belong in it.
 ///
 /// `@unchecked Sendable`: `current` is read and written only under the database's
 /// writer pause (at the start and in `commitApplied`), one commit at a time.
@@ -133,7 +136,7 @@ final class QueryView: CommitObserver, @unchecked Sendable {
 
   /// The first snapshot: every result `added`, in order.
   func start(_ reader: StoreReader) throws {
-    current = try reader.run(model, requireIndexes: requireIndexes).documents.map(ViewDocument.init)
+    current = try run(reader)
     let (query, documents) = (query, current.map(\.encoded))
     delivery.deliver { (Self.snapshot(query, documents, changes: nil), nil) }
   }
@@ -142,7 +145,7 @@ final class QueryView: CommitObserver, @unchecked Sendable {
     guard !delivery.isMuted else { return }
     let next: [ViewDocument]
     do {
-      next = try reader.run(model, requireIndexes: requireIndexes).documents.map(ViewDocument.init)
+      next = try changes.everything ? run(reader) : updated(by: changes.keys, reader) ?? run(reader)
     } catch {
       delivery.fail(error)
       return
@@ -152,6 +155,61 @@ final class QueryView: CommitObserver, @unchecked Sendable {
     current = next
     let (query, documents) = (query, next.map(\.encoded))
     delivery.deliver { (Self.snapshot(query, documents, changes: viewChanges), nil) }
+  }
+
+  private func run(_ reader: StoreReader) throws -> [ViewDocument] {
+    try reader.run(model, requireIndexes: requireIndexes).documents.map(ViewDocument.init)
+  }
+
+  /// The result after the documents at `keys` changed, or `nil` when the query must run
+  /// again to refill its limit window.
+  private func updated(by keys: [DocumentKey], _ reader: StoreReader) throws -> [ViewDocument]? {
+    var next = current
+    var changed = false
+    for key in Set(keys) where isInScope(key) {
+      changed = true
+      if let position = next.firstIndex(where: { $0.encoded.key == key }) { next.remove(at: position) }
+      guard let encoded = try reader.encodedDocument(key) else { continue }
+      let document = ViewDocument(encoded)
+      guard matches(document.query) else { continue }
+      var low = 0
+      var high = next.count
+      while low < high {
+        let middle = (low + high) / 2
+        if order.compare(next[middle].query, document.query) < 0 { low = middle + 1 } else { high = middle }
+      }
+      next.insert(document, at: low)
+    }
+    guard changed else { return current }
+    guard let limit = model.limit else { return next }
+    // Documents beyond a full window, unchanged, all sort past its old edge: the window
+    // is right when at least `limit` documents come before that edge.
+    let fromEnd = model.limitType == .last
+    if current.count >= limit, let edge = fromEnd ? current.first?.query : current.last?.query {
+      let inside = next.count { document in
+        let position = order.compare(document.query, edge)
+        return fromEnd ? position >= 0 : position <= 0
+      }
+      if inside < limit { return nil }
+    }
+    if next.count > limit {
+      if fromEnd { next.removeFirst(next.count - limit) } else { next.removeLast(next.count - limit) }
+    }
+    return next
+  }
+
+  private func isInScope(_ key: DocumentKey) -> Bool {
+    switch model.target {
+    case .collection(let path): key.path.count == path.count + 1 && key.collectionPath == path
+    case .group(let id): key.collectionGroup == id
+    }
+  }
+
+  /// Whether a document belongs in the results (limits aside): it passes the filters,
+  /// has every order-by field and lies within the cursors.
+  private func matches(_ document: QueryDocument) -> Bool {
+    order.includes(document) && QueryMatcher.matches(model.filters, document)
+      && order.isWithin(start: model.startAt, end: model.endAt, document)
   }
 
   private static func snapshot(_ query: Query, _ documents: [EncodedDocument], changes: [ViewChange]?)
@@ -384,5 +442,24 @@ extension AggregateQuery {
     }
     let view = AggregateView(query: self, model: model, functions: functions, delivery: delivery)
     return database.listen(view, scope: ObservationScope(model.target), delivery: delivery, start: view.start)
+  }
+}
+
+// MARK: - Statistics
+
+/// How much work listeners cause (beyond Firestore): for checking that a commit reaches
+/// only the views it can change.
+public struct ListenerStatistics: Sendable, Equatable {
+  /// The listeners registered now.
+  public var listeners: Int
+  /// How many times a view was handed a commit since the database opened: one per view
+  /// whose collection, group or document a commit touched.
+  public var viewEvaluations: Int
+}
+
+extension Database {
+  public var listenerStatistics: ListenerStatistics {
+    guard let store = try? engine() else { return ListenerStatistics(listeners: 0, viewEvaluations: 0) }
+    return ListenerStatistics(listeners: store.observers.count, viewEvaluations: store.observers.evaluations)
   }
 }

@@ -120,9 +120,7 @@ public final class Environment: @unchecked Sendable {
       try check(mdb_env_set_maxreaders(env, options.maxReaders), "mdb_env_set_maxreaders")
       try check(mdb_env_set_maxdbs(env, options.maxTables), "mdb_env_set_maxdbs")
       try check(mdb_env_set_mapsize(env, max(options.initialMapSize, 1 << 16)), "mdb_env_set_mapsize")
-      // MDB_NORDAHEAD: no readahead and no fault-around, so a process maps only the
-      // pages it reads (resident memory stays what the work needs, on any database size).
-      var flags = UInt32(MDB_NOTLS | MDB_NORDAHEAD)
+      var flags = UInt32(MDB_NOTLS)
       if !options.durable { flags |= UInt32(MDB_NOSYNC) }
       if options.inspectOnly { flags |= UInt32(MDB_RDONLY | MDB_NOLOCK) }
       try check(mdb_env_open(env, canonicalPath, flags, options.fileMode), "mdb_env_open \(canonicalPath)")

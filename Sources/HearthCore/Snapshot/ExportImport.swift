@@ -136,8 +136,9 @@ private struct Importer {
         var latest = commitTime.microseconds
         for (position, document) in documents.enumerated() {
           // Pages read through the map count as resident until released (see
-          // `Environment.releaseMappedPages`); a chunk's index updates touch many.
-          if position % 500 == 499 { store.environment.releaseMappedPages() }
+          // `Environment.releaseMappedPages`); the index updates of a few hundred
+          // documents touch pages all over a large database.
+          if position % 100 == 99 { store.environment.releaseMappedPages() }
           let updateTime = document.updateTime ?? commitTime
           latest = max(latest, updateTime.microseconds)
           let stored = StoredDocument(

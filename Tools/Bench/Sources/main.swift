@@ -18,7 +18,8 @@
 // LMDB-based design can reach.
 //
 // The third table (SnapshotBench.swift): export, import and backup, with their throughput
-// and memory.
+// and memory. Then listeners (ListenerBench.swift): write throughput with 10,000 of them,
+// and memory around 100,000.
 import Foundation
 import Hearth
 
@@ -48,6 +49,10 @@ if arguments.runsQueryTable {
       "\nSQLite's load is given its JSON text ready-made; an app serialising the posts with JSONSerialization "
         + "would spend another \(String(format: "%.1f", serialization)) s (\(alone) alone).")
   }
+}
+
+if arguments.runsListeners {
+  try ListenerBench(root: root).run(selects: arguments.selects)
 }
 
 if arguments.runsSnapshots {
@@ -161,8 +166,10 @@ struct BenchArguments {
         exit(64)
       }
     }
-    if let only, !runsFirstTable, !runsQueryTable, !runsSnapshots {
-      let names = Self.firstTableNames + [QueryBench.loadName] + QueryKind.allCases.map(\.name) + SnapshotBench.names
+    if let only, !runsFirstTable, !runsQueryTable, !runsSnapshots, !runsListeners {
+      let names =
+        Self.firstTableNames + [QueryBench.loadName] + QueryKind.allCases.map(\.name) + SnapshotBench.names
+        + ListenerBench.names
       FileHandle.standardError.write(
         Data(
           "hearth-bench: no operation's name contains '\(only)'; the names are:\n  \(names.joined(separator: "\n  "))\n"
@@ -177,6 +184,7 @@ struct BenchArguments {
   var runsFirstTable: Bool { Self.firstTableNames.contains(where: selects) }
   var runsQueryTable: Bool { selects(QueryBench.loadName) || QueryKind.allCases.contains { selects($0.name) } }
   var runsSnapshots: Bool { SnapshotBench.names.contains(where: selects) }
+  var runsListeners: Bool { ListenerBench.names.contains(where: selects) }
 }
 
 struct ResultTable {
