@@ -31,7 +31,7 @@ struct CrossProcessListenerTests {
       condition.unlock()
     }
 
-    func next(timeout: TimeInterval = 5) -> [String]? {
+    func next(timeout: TimeInterval = 15) -> [String]? {
       condition.lock()
       defer { condition.unlock() }
       let deadline = Date().addingTimeInterval(timeout)

@@ -13,12 +13,16 @@ import Synchronization
 /// changes nothing a view has already seen.
 final class ChangePoller: Sendable {
   static let interval = DispatchTimeInterval.milliseconds(20)
+  static let recheckEvery = 50
 
   private struct State {
     /// The last log sequence whose changes observers have had.
     var sequence: UInt64 = 0
     /// The last transaction ID looked at.
     var transaction = 0
+    /// Polls since the log was last read: every `recheckEvery` polls it is read even when
+    /// the transaction ID looks unchanged (a safety net that costs one read a second).
+    var quietPolls = 0
     var timer: DispatchSourceTimer?
   }
 
@@ -64,7 +68,11 @@ final class ChangePoller: Sendable {
       return
     }
     let transaction = store.environment.lastTransactionID()
-    guard state.withLock({ $0.transaction }) != transaction, let log = store.tables.changes else { return }
+    let due = state.withLock { state in
+      state.quietPolls += 1
+      return state.transaction != transaction || state.quietPolls >= Self.recheckEvery
+    }
+    guard due, let log = store.tables.changes else { return }
     try? store.environment.withWritesPaused {
       let from = state.withLock { $0.sequence }
       let (changes, last) = try store.environment.read { txn in
@@ -73,6 +81,7 @@ final class ChangePoller: Sendable {
       state.withLock { state in
         state.sequence = last
         state.transaction = transaction
+        state.quietPolls = 0
       }
       if changes.everything || !changes.keys.isEmpty { store.notifyObservers(changes) }
     }

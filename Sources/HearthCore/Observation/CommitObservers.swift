@@ -82,15 +82,14 @@ public final class CommitObservers: Sendable {
     state.withLock { state in
       guard !state.entries.isEmpty else { return [] }
       if changes.everything { return state.entries.sorted { $0.key < $1.key }.map(\.value.observer) }
-      var ids = Set<Int>()
-      var scopes = Set<ObservationScope>()
+      var ids: [Int] = []
       for key in changes.keys {
-        scopes.insert(.document(key))
-        scopes.insert(.collection(key.collectionPath))
-        scopes.insert(.group(key.collectionGroup))
+        for scope in [ObservationScope.collection(key.collectionPath), .group(key.collectionGroup), .document(key)] {
+          if let found = state.byScope[scope] { ids.append(contentsOf: found) }
+        }
       }
-      for scope in scopes { if let found = state.byScope[scope] { ids.formUnion(found) } }
-      return ids.sorted().compactMap { state.entries[$0]?.observer }
+      if ids.count > 1 { ids = Array(Set(ids)).sorted() }
+      return ids.compactMap { state.entries[$0]?.observer }
     }
   }
 

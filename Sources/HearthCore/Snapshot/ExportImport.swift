@@ -138,7 +138,7 @@ private struct Importer {
           // Pages read through the map count as resident until released (see
           // `Environment.releaseMappedPages`); the index updates of a few hundred
           // documents touch pages all over a large database.
-          if position % 100 == 99 { store.environment.releaseMappedPages() }
+          if position % 25 == 24 { store.environment.releaseMappedPages() }
           let updateTime = document.updateTime ?? commitTime
           latest = max(latest, updateTime.microseconds)
           let stored = StoredDocument(
