@@ -5,61 +5,91 @@ import Hearth
 /// `users/{u}/posts` queries beside the same writes with none (each write reaches one
 /// view), and the resident memory before adding and after removing 100,000 listeners.
 struct ListenerBench {
-  static let names = ["listeners: single writes (relaxed)", "listeners: add and remove 100,000"]
+  static let names = [
+    "listeners: single writes", "listeners: add and remove 100,000",
+  ]
 
   let root: URL
   let users = 10_000
-  let writes = 5_000
 
   func run(selects: (String) -> Bool) throws {
     var settings = Settings()
     settings.durability = .relaxed
     let database = try Database(path: root.appendingPathComponent("listeners").path, settings: settings)
     defer { database.close() }
-    print("\nlisteners: \(users) users' posts; \(writes) single writes (Durability.relaxed) to random users' posts")
+    print("\nlisteners: \(users) users' posts, single writes to random users' posts")
     if selects(Self.names[0]) {
-      let none = try measureWrites(database, round: 0)
-      let registrations = (0..<users).map { user in
-        database.collection("users/u\(user)/posts").order(by: "createdAt", descending: true).limit(to: 20)
-          .addSnapshotListener { _, _ in }
+      // Durable writes (the default) first, then relaxed ones, where the listeners' share
+      // of each write is largest.
+      var durable = Settings()
+      durable.durability = .full
+      let fsyncing = try Database(path: database.path, settings: durable)
+      defer { fsyncing.close() }
+      var rows: [(String, Int, Double, Double, Double)] = []
+      for (name, target, count) in [("Durability.full", fsyncing, 300), ("Durability.relaxed", database, 5_000)] {
+        let none = try measureWrites(target, count: count, round: rows.count * 2)
+        let registrations = (0..<users).map { user in
+          target.collection("users/u\(user)/posts").order(by: "createdAt", descending: true).limit(to: 20)
+            .addSnapshotListener { _, _ in }
+        }
+        let evaluationsBefore = target.listenerStatistics.viewEvaluations
+        let with = try measureWrites(target, count: count, round: rows.count * 2 + 1)
+        let evaluations = Double(target.listenerStatistics.viewEvaluations - evaluationsBefore) / Double(count)
+        for registration in registrations { registration.remove() }
+        rows.append((name, count, none, with, evaluations))
       }
-      let evaluationsBefore = database.listenerStatistics.viewEvaluations
-      let with = try measureWrites(database, round: 1)
-      let evaluations = database.listenerStatistics.viewEvaluations - evaluationsBefore
-      for registration in registrations { registration.remove() }
-      print(
-        "  writes/s with no listeners \(formatRate(none)), with \(users) listeners \(formatRate(with)): "
-          + String(format: "%.2f×", with / none) + "; views evaluated per write: "
-          + String(format: "%.2f", Double(evaluations) / Double(writes)))
+      for (name, count, none, with, evaluations) in rows {
+        print(
+          "  \(count) writes, \(name): \(formatRate(none)) with no listeners, \(formatRate(with)) with \(users) "
+            + "(" + String(format: "%.2f×", with / none) + "); views evaluated per write: "
+            + String(format: "%.2f", evaluations))
+      }
     }
     if selects(Self.names[1]) {
       let drain = { database.settings.dispatchQueue.sync {} }
-      drain()
-      let before = Memory.resident()
-      let registrations = (0..<100_000).map { index in
-        database.collection("users/u\(index % users)/posts").limit(to: 1).addSnapshotListener { _, _ in }
+      /// Resident memory once freed memory is handed back to the system (glibc keeps
+      /// freed blocks otherwise, which would look like a leak).
+      func settled() -> Int {
+        drain()
+        #if os(Linux)
+          _ = trimMalloc(0)
+        #endif
+        return Memory.resident()
       }
-      drain()
-      let during = Memory.resident()
-      for registration in registrations { registration.remove() }
-      drain()
-      let after = Memory.resident()
+      let before = settled()
+      var during = 0
+      var after: [Int] = []
+      for _ in 0..<2 {
+        var registrations = (0..<100_000).map { index in
+          database.collection("users/u\(index % users)/posts").limit(to: 1).addSnapshotListener { _, _ in }
+        }
+        during = max(during, settled())
+        for registration in registrations { registration.remove() }
+        registrations.removeAll()
+        after.append(settled())
+      }
       print(
-        "  100,000 listeners: resident memory \(before >> 20) MB before, \(during >> 20) MB with them, "
-          + "\(after >> 20) MB after removing them (\(database.listenerStatistics.listeners) left)")
+        "  100,000 listeners, added and removed twice: resident memory \(before >> 20) MB before, "
+          + "\(during >> 20) MB with them, \(after.map { "\($0 >> 20) MB" }.joined(separator: " and ")) after "
+          + "(\(database.listenerStatistics.listeners) left)")
     }
   }
 
   /// Single writes, each to a random user's posts; returns writes per second.
-  private func measureWrites(_ database: Database, round: Int) throws -> Double {
+  private func measureWrites(_ database: Database, count: Int, round: Int) throws -> Double {
     var generator = SystemRandomNumberGenerator()
-    let targets = (0..<writes).map { index in
+    let targets = (0..<count).map { index in
       database.document("users/u\(Int.random(in: 0..<users, using: &generator))/posts/r\(round)-\(index)")
     }
-    return try measure(writes) {
+    return try measure(count) {
       for (index, target) in targets.enumerated() {
         try target.setData(["createdAt": Timestamp(), "title": "post \(index)", "likes": index])
       }
     }
   }
 }
+
+#if os(Linux)
+  /// glibc's `malloc_trim`, which Swift's Glibc module does not export.
+  @_silgen_name("malloc_trim") func trimMalloc(_ pad: Int) -> Int32
+#endif
