@@ -166,12 +166,12 @@ final class QueryView: CommitObserver, @unchecked Sendable {
   private func updated(by keys: [DocumentKey], _ reader: StoreReader) throws -> [ViewDocument]? {
     var next = current
     var changed = false
-    for key in Set(keys) where isInScope(key) {
+    for key in Set(keys) where model.isInScope(key) {
       changed = true
       if let position = next.firstIndex(where: { $0.encoded.key == key }) { next.remove(at: position) }
       guard let encoded = try reader.encodedDocument(key) else { continue }
       let document = ViewDocument(encoded)
-      guard matches(document.query) else { continue }
+      guard model.matches(document.query, order: order) else { continue }
       var low = 0
       var high = next.count
       while low < high {
@@ -196,20 +196,6 @@ final class QueryView: CommitObserver, @unchecked Sendable {
       if fromEnd { next.removeFirst(next.count - limit) } else { next.removeLast(next.count - limit) }
     }
     return next
-  }
-
-  private func isInScope(_ key: DocumentKey) -> Bool {
-    switch model.target {
-    case .collection(let path): key.path.count == path.count + 1 && key.collectionPath == path
-    case .group(let id): key.collectionGroup == id
-    }
-  }
-
-  /// Whether a document belongs in the results (limits aside): it passes the filters,
-  /// has every order-by field and lies within the cursors.
-  private func matches(_ document: QueryDocument) -> Bool {
-    order.includes(document) && QueryMatcher.matches(model.filters, document)
-      && order.isWithin(start: model.startAt, end: model.endAt, document)
   }
 
   private static func snapshot(_ query: Query, _ documents: [EncodedDocument], changes: [ViewChange]?)
@@ -371,15 +357,19 @@ extension DocumentReference {
 
 // MARK: - Live aggregations
 
-/// A live aggregation's view: the values last delivered.
+/// A live aggregation's view: the values last delivered and, for a query without a
+/// limit, its members (`LiveAggregation`), kept from the changed documents alone; with a
+/// limit, the aggregation runs again.
 ///
 /// `@unchecked Sendable`: as `QueryView`.
 final class AggregateView: CommitObserver, @unchecked Sendable {
   private let query: AggregateQuery
   private let model: QueryModel
+  private let order: QueryOrder
   private let functions: [AggregateFunction]
   private let requireIndexes: Bool
   private let delivery: ListenerDelivery<AggregateQuerySnapshot>
+  private var live: LiveAggregation?
   private var current: [Value] = []
 
   init(
@@ -388,13 +378,14 @@ final class AggregateView: CommitObserver, @unchecked Sendable {
   ) {
     self.query = query
     self.model = model
+    order = QueryOrder(model.orderBys)
     self.functions = functions
     requireIndexes = query.query.firestore.settings.requireIndexes
     self.delivery = delivery
   }
 
   func start(_ reader: StoreReader) throws {
-    current = try reader.aggregate(model, functions, requireIndexes: requireIndexes)
+    current = try evaluate(reader)
     let (query, values) = (query, current)
     delivery.deliver { (query.snapshot(values), nil) }
   }
@@ -403,7 +394,15 @@ final class AggregateView: CommitObserver, @unchecked Sendable {
     guard !delivery.isMuted else { return }
     let next: [Value]
     do {
-      next = try reader.aggregate(model, functions, requireIndexes: requireIndexes)
+      if changes.everything || live == nil {
+        next = try evaluate(reader)
+      } else {
+        for key in Set(changes.keys) where model.isInScope(key) {
+          let document = try reader.encodedDocument(key).map { ViewDocument($0).query }
+          live?.update(key, to: document.flatMap { model.matches($0, order: order) ? $0 : nil })
+        }
+        next = live?.results ?? []
+      }
     } catch {
       delivery.fail(error)
       return
@@ -412,6 +411,17 @@ final class AggregateView: CommitObserver, @unchecked Sendable {
     current = next
     let query = query
     delivery.deliver { (query.snapshot(next), nil) }
+  }
+
+  /// The values from the query's results, and the members kept for later commits.
+  private func evaluate(_ reader: StoreReader) throws -> [Value] {
+    guard model.limit == nil else {
+      return try reader.aggregate(model, functions, requireIndexes: requireIndexes)
+    }
+    let documents = try reader.run(model, requireIndexes: requireIndexes).documents.map { ViewDocument($0).query }
+    let aggregation = LiveAggregation(functions, order: order, documents: documents)
+    live = aggregation
+    return aggregation.results
   }
 
   /// The same result, bit for bit (so a NaN sum is unchanged by another NaN).

@@ -71,3 +71,59 @@ import Testing
     }
   }
 }
+
+extension ListenerConsistencyTests {
+  /// Live aggregations, kept from the changed documents, equal a fresh aggregation after
+  /// random writes (integers, doubles, NaN, missing and non-numeric fields).
+  @Test(arguments: [4, 5])
+  func liveAggregationsMatchFreshOnes(seed: UInt64) throws {
+    let queue = DispatchQueue(label: "aggregation-consistency")
+    var settings = Settings()
+    settings.durability = .relaxed
+    settings.dispatchQueue = queue
+    let db = try Database.temporary(settings: settings)
+    defer { db.close() }
+    let items = db.collection("shops/s1/items")
+    let aggregations: [(String, AggregateQuery)] = [
+      ("count", items.count),
+      ("count where tag == a", items.whereField("tag", isEqualTo: "a").count),
+      ("sum and average n", items.aggregate([.count(), .sum("n"), .average("n")])),
+      ("sum n ordered by tag", items.order(by: "tag").aggregate([.sum("n"), .average("n")])),
+      ("group sum n", db.collectionGroup("items").aggregate([.sum("n")])),
+      ("count limit 3", items.order(by: "n").limit(to: 3).count),
+    ]
+    final class Latest: @unchecked Sendable { var values: [String] = [] }
+    func describe(_ snapshot: AggregateQuerySnapshot, _ query: AggregateQuery) -> [String] {
+      ["\(snapshot.count)"] + [AggregateField.sum("n"), .average("n")].map { "\(snapshot.get($0) ?? "-")" }
+    }
+    let latest = aggregations.map { _ in Latest() }
+    let registrations = zip(aggregations, latest).map { entry, record in
+      entry.1.addSnapshotListener { snapshot, _ in
+        if let snapshot { record.values = describe(snapshot, entry.1) }
+      }
+    }
+    defer { for registration in registrations { registration.remove() } }
+
+    var random = SplitMix(seed: seed)
+    let paths = (0..<10).map { "shops/s1/items/i\($0)" } + ["shops/s2/items/j0", "shops/s2/items/j1"]
+    for step in 0..<120 {
+      let reference = db.document(paths[Int(random.next() % UInt64(paths.count))])
+      let tag = ["a", "b"][Int(random.next() % 2)]
+      switch random.next() % 7 {
+      case 0: try reference.delete()
+      case 1: try reference.setData(["tag": tag])  // no n
+      case 2: try reference.setData(["n": "text", "tag": tag])
+      case 3: try reference.setData(["n": Double(random.next() % 1000) / 7, "tag": tag])
+      case 4: try reference.setData(["n": random.next() % 50 == 0 ? Double.nan : 0.1, "tag": tag])
+      default: try reference.setData(["n": Int(random.next() % 100) - 50, "tag": tag])
+      }
+      if step % 4 == 3 {
+        queue.sync {}
+        for ((name, aggregation), record) in zip(aggregations, latest) {
+          let expected = describe(try aggregation.getAggregation(), aggregation)
+          #expect(queue.sync { record.values } == expected, "seed \(seed), step \(step), \(name)")
+        }
+      }
+    }
+  }
+}
