@@ -128,4 +128,28 @@ import Testing
     }
     #expect(counts == [0, 1, 2])
   }
+
+  /// An import that empties the database first tells every view that everything may
+  /// have changed: each reads its query again and emits the true difference.
+  @Test func aReplacingImportGivesTheTrueDifference() throws {
+    let db = try Database.temporary()
+    defer { db.close() }
+    let posts = db.collection("posts")
+    try posts.document("a").setData(["n": 1])
+    try posts.document("b").setData(["n": 2])
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-\(UUID().uuidString).jsonl").path
+    defer { try? FileManager.default.removeItem(atPath: file) }
+    try """
+    {"hearth":"export","version":1,"documents":2}
+    {"path":"posts/b","fields":{"n":2}}
+    {"path":"posts/c","fields":{"n":0}}
+    """.write(toFile: file, atomically: true, encoding: .utf8)
+    let recorder = Recorder<QuerySnapshot>()
+    let registration = posts.order(by: "n").addSnapshotListener(recorder.record)
+    defer { registration.remove() }
+    #expect(changes(recorder.next()) == ["added a -1 0", "added b -1 1"])
+    try db.import(from: file, mode: .replace)
+    #expect(changes(recorder.next()) == ["removed a 0 -1", "added c -1 0"])
+    #expect(recorder.staysQuiet())
+  }
 }
