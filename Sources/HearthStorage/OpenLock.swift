@@ -1,0 +1,65 @@
+import Foundation
+
+/// A lock on a database directory that says "open": every open environment holds it
+/// shared; whoever means to replace the files (a restore) takes it exclusive, and so finds
+/// out whether any process, this one included, has the database open.
+///
+/// It is an `flock` on `lock.mdb`, LMDB's own lock file, which LMDB locks with `fcntl`
+/// only, so the two never interfere.
+public final class OpenLock: @unchecked Sendable {
+  // @unchecked: `descriptor` is set once in `init` and closed once in `release`.
+  private var descriptor: Int32
+
+  private init(descriptor: Int32) { self.descriptor = descriptor }
+
+  /// The lock file of the database in `directory`.
+  static func lockFile(in directory: String) -> String { directory + "/lock.mdb" }
+
+  /// Takes the lock shared, waiting while a restore holds it exclusive.
+  static func shared(directory: String, fileMode: mode_t) throws -> OpenLock {
+    let descriptor = open(lockFile(in: directory), O_RDWR | O_CREAT | O_CLOEXEC, fileMode)
+    guard descriptor >= 0 else { throw StorageError(code: errno, operation: "open \(lockFile(in: directory))") }
+    while flock(descriptor, LOCK_SH) != 0 {
+      guard errno == EINTR else {
+        let code = errno
+        Foundation.close(descriptor)
+        throw StorageError(code: code, operation: "flock \(lockFile(in: directory))")
+      }
+    }
+    return OpenLock(descriptor: descriptor)
+  }
+
+  /// Takes the lock exclusive without waiting; `nil` when a process (this one included)
+  /// has the database open. A directory without a lock file was never opened: the lock
+  /// file is created, so that no one opens it until the lock is released.
+  public static func exclusive(directory: String) throws -> OpenLock? {
+    let descriptor = open(lockFile(in: directory), O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+    guard descriptor >= 0 else { throw StorageError(code: errno, operation: "open \(lockFile(in: directory))") }
+    if flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+      let code = errno
+      Foundation.close(descriptor)
+      if code == EWOULDBLOCK { return nil }
+      throw StorageError(code: code, operation: "flock \(lockFile(in: directory))")
+    }
+    return OpenLock(descriptor: descriptor)
+  }
+
+  /// Releases the lock. Releasing twice is harmless.
+  public func release() {
+    guard descriptor >= 0 else { return }
+    Foundation.close(descriptor)
+    descriptor = -1
+  }
+
+  deinit { release() }
+}
+
+extension Environment {
+  /// Whether this process has the database in `directory` open.
+  public static func isOpenInThisProcess(path directory: String) -> Bool {
+    guard let resolved = realpath(directory, nil) else { return false }
+    defer { free(resolved) }
+    let canonical = String(cString: resolved)
+    return registry.withLock { $0[canonical] != nil }
+  }
+}
