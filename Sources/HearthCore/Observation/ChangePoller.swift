@@ -30,12 +30,13 @@ final class ChangePoller: Sendable {
   private let queue = DispatchQueue(label: "hearth.change-poller")
 
   /// Starts polling from `sequence` (the log's end on the state the first observer
-  /// started from) unless already polling.
-  func start(store: DocumentStore, from sequence: UInt64) {
+  /// started from), and from `transaction` (the last transaction ID read before that
+  /// state, so that a commit landing in between is looked for), unless already polling.
+  func start(store: DocumentStore, from sequence: UInt64, transaction: Int) {
     state.withLock { state in
       guard state.timer == nil else { return }
       state.sequence = sequence
-      state.transaction = store.environment.lastTransactionID()
+      state.transaction = transaction
       let timer = DispatchSource.makeTimerSource(queue: queue)
       timer.schedule(deadline: .now() + Self.interval, repeating: Self.interval, leeway: .milliseconds(5))
       timer.setEventHandler { [weak store, weak self] in

@@ -107,11 +107,12 @@ extension DocumentStore {
   ) throws -> Int {
     try guarded {
       try environment.withWritesPaused {
+        let transaction = environment.lastTransactionID()
         let sequence = try environment.read { txn in
           try initial(StoreReader(store: self, txn: txn))
           return try tables.changes.map { try ChangeLog.lastSequence(in: txn, table: $0) } ?? 0
         }
-        poller.start(store: self, from: sequence)
+        poller.start(store: self, from: sequence, transaction: transaction)
         return observers.add(observer, scope: scope)
       }
     }
