@@ -44,6 +44,9 @@ final class QueryExecution {
   let query: QueryModel
   let order: QueryOrder
   var statistics = QueryStatistics(plan: "")
+  /// The cursor documents are read through: LMDB finds a key on the page the cursor is
+  /// on without walking down from the root, and a query's documents often share pages.
+  lazy var documents: Cursor? = try? txn.cursor(tables.documents)
   /// The top-level fields a document read decodes: those the query filters and orders on
   /// (and `reading`), UTF-8 in byte order. The rest of each document is stepped over.
   let projection: [[UInt8]]
