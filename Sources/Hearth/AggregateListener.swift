@@ -84,17 +84,10 @@ extension AggregateQuery {
   public func addSnapshotListener(_ listener: @escaping (AggregateQuerySnapshot?, Error?) -> Void)
     -> ListenerRegistration
   {
-    let database = query.firestore
-    let delivery = ListenerDelivery(queue: database.settings.dispatchQueue, callback: listener)
-    let model: QueryModel
-    let functions: [AggregateFunction]
-    do {
-      (model, functions) = try runnable()
-    } catch {
-      delivery.fail(error)
-      return HearthListenerRegistration(delivery: delivery, store: nil, token: nil)
+    query.firestore.listen(listener) { delivery in
+      let (model, functions) = try runnable()
+      let view = AggregateView(query: self, model: model, functions: functions, delivery: delivery)
+      return (view, ObservationScope(model.target), view.start)
     }
-    let view = AggregateView(query: self, model: model, functions: functions, delivery: delivery)
-    return database.listen(view, scope: ObservationScope(model.target), delivery: delivery, start: view.start)
   }
 }

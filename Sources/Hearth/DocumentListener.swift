@@ -57,16 +57,11 @@ extension DocumentReference {
   public func addSnapshotListener(
     includeMetadataChanges: Bool, listener: @escaping (DocumentSnapshot?, Error?) -> Void
   ) -> ListenerRegistration {
-    let delivery = ListenerDelivery(queue: firestore.settings.dispatchQueue, callback: listener)
-    let key: DocumentKey
-    do {
-      key = try validKey()
-    } catch {
-      delivery.fail(error)
-      return HearthListenerRegistration(delivery: delivery, store: nil, token: nil)
+    firestore.listen(listener) { delivery in
+      let key = try validKey()
+      let view = DocumentView(reference: self, key: key, delivery: delivery)
+      return (view, .document(key), view.start)
     }
-    let view = DocumentView(reference: self, key: key, delivery: delivery)
-    return firestore.listen(view, scope: .document(key), delivery: delivery, start: view.start)
   }
 
   /// The document's snapshots as an asynchronous sequence; ending the iteration removes

@@ -82,13 +82,18 @@ final class HearthListenerRegistration<Snapshot>: ListenerRegistration, @uncheck
 }
 
 extension Database {
-  /// Registers `view` for `scope`, starting it on the current state; a failure (an
-  /// invalid query, a closed database) reaches the listener as its one callback.
+  /// Registers the listener `callback` through the view `makeView` builds for its
+  /// delivery, starting the view on the current state. A failure (an invalid query, a
+  /// closed database) reaches the listener as its one callback.
   func listen<Snapshot>(
-    _ view: some CommitObserver, scope: ObservationScope, delivery: ListenerDelivery<Snapshot>,
-    start: (StoreReader) throws -> Void
+    _ callback: @escaping (Snapshot?, Error?) -> Void,
+    _ makeView: (ListenerDelivery<Snapshot>) throws -> (
+      view: any CommitObserver, scope: ObservationScope, start: (StoreReader) throws -> Void
+    )
   ) -> ListenerRegistration {
+    let delivery = ListenerDelivery(queue: settings.dispatchQueue, callback: callback)
     do {
+      let (view, scope, start) = try makeView(delivery)
       let store = try engine()
       let token = try store.observe(view, scope: scope, initial: start)
       return HearthListenerRegistration(delivery: delivery, store: store, token: token)

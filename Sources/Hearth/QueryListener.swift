@@ -130,16 +130,11 @@ extension Query {
   public func addSnapshotListener(
     includeMetadataChanges: Bool, listener: @escaping (QuerySnapshot?, Error?) -> Void
   ) -> ListenerRegistration {
-    let delivery = ListenerDelivery(queue: firestore.settings.dispatchQueue, callback: listener)
-    let model: QueryModel
-    do {
-      model = try runnableModel()
-    } catch {
-      delivery.fail(error)
-      return HearthListenerRegistration(delivery: delivery, store: nil, token: nil)
+    firestore.listen(listener) { delivery in
+      let model = try runnableModel()
+      let view = QueryView(query: self, model: model, delivery: delivery)
+      return (view, ObservationScope(model.target), view.start)
     }
-    let view = QueryView(query: self, model: model, delivery: delivery)
-    return firestore.listen(view, scope: ObservationScope(model.target), delivery: delivery, start: view.start)
   }
 
   /// The query's snapshots as an asynchronous sequence: the current results, then one

@@ -4,47 +4,26 @@ import Foundation
 /// File work that must survive a crash: copies and small files flushed to disk before
 /// they are renamed into place, and checksums of large files read in pieces.
 enum DurableFiles {
-  /// The size and CRC-32 of a file, read in 1 MiB pieces; `sync` first flushes it to disk.
+  /// The size and CRC-32 of a file; `sync` first flushes it to disk.
   static func checksum(ofFile path: String, sync: Bool) throws -> (bytes: Int, crc32: UInt32) {
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else { throw LineFiles.failure(errno, "open", path) }
-    defer { close(descriptor) }
-    if sync && fsync(descriptor) != 0 { throw LineFiles.failure(errno, "fsync", path) }
-    var buffer = [UInt8](repeating: 0, count: 1 << 20)
     var crc = crc32(0, nil, 0)
     var total = 0
-    while true {
-      let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress!, $0.count) }
-      if count < 0 {
-        if errno == EINTR { continue }
-        throw LineFiles.failure(errno, "read", path)
-      }
-      if count == 0 { break }
-      crc = buffer.withUnsafeBytes { crc32(crc, $0.baseAddress!.assumingMemoryBound(to: Bytef.self), uInt(count)) }
-      total += count
+    try forEachPiece(ofFile: path, sync: sync) { piece in
+      crc = crc32(crc, piece.baseAddress!.assumingMemoryBound(to: Bytef.self), uInt(piece.count))
+      total += piece.count
     }
     return (total, UInt32(crc))
   }
 
   /// Copies a file to `destination` and flushes it to disk.
   static func copyDurably(_ source: String, to destination: String) throws {
-    let input = open(source, O_RDONLY | O_CLOEXEC)
-    guard input >= 0 else { throw LineFiles.failure(errno, "open", source) }
-    defer { close(input) }
     let output = open(destination, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
     guard output >= 0 else { throw LineFiles.failure(errno, "create", destination) }
-    var buffer = [UInt8](repeating: 0, count: 1 << 20)
     do {
-      while true {
-        let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress!, $0.count) }
-        if count < 0 {
-          if errno == EINTR { continue }
-          throw LineFiles.failure(errno, "read", source)
-        }
-        if count == 0 { break }
+      try forEachPiece(ofFile: source, sync: false) { piece in
         var offset = 0
-        while offset < count {
-          let written = buffer.withUnsafeBytes { write(output, $0.baseAddress! + offset, count - offset) }
+        while offset < piece.count {
+          let written = write(output, piece.baseAddress! + offset, piece.count - offset)
           if written < 0 {
             if errno == EINTR { continue }
             throw LineFiles.failure(errno, "write", destination)
@@ -58,6 +37,26 @@ enum DurableFiles {
       close(output)
       unlink(destination)
       throw error
+    }
+  }
+
+  /// Calls `body` with the file's bytes, 1 MiB at a time; `sync` first flushes the file.
+  private static func forEachPiece(
+    ofFile path: String, sync: Bool, _ body: (UnsafeRawBufferPointer) throws -> Void
+  ) throws {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { throw LineFiles.failure(errno, "open", path) }
+    defer { close(descriptor) }
+    if sync && fsync(descriptor) != 0 { throw LineFiles.failure(errno, "fsync", path) }
+    var buffer = [UInt8](repeating: 0, count: 1 << 20)
+    while true {
+      let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress!, $0.count) }
+      if count < 0 {
+        if errno == EINTR { continue }
+        throw LineFiles.failure(errno, "read", path)
+      }
+      if count == 0 { return }
+      try buffer.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
     }
   }
 
