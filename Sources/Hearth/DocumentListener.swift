@@ -26,7 +26,7 @@ final class DocumentView: CommitObserver, @unchecked Sendable {
     guard !delivery.isMuted else { return }
     let next: EncodedDocument?
     do {
-      next = try reader.encodedDocument(key)
+      next = try changes.document(key, reader: reader)
     } catch {
       delivery.fail(error)
       return

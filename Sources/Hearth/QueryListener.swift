@@ -36,7 +36,7 @@ final class QueryView: CommitObserver, @unchecked Sendable {
     guard !delivery.isMuted else { return }
     let next: [ViewDocument]
     do {
-      next = try changes.everything ? run(reader) : updated(by: changes.keys, reader) ?? run(reader)
+      next = try changes.everything ? run(reader) : updated(by: changes, reader) ?? run(reader)
     } catch {
       delivery.fail(error)
       return
@@ -52,15 +52,15 @@ final class QueryView: CommitObserver, @unchecked Sendable {
     try reader.run(model, requireIndexes: requireIndexes).documents.map(ViewDocument.init)
   }
 
-  /// The result after the documents at `keys` changed, or `nil` when the query must run
+  /// The result after the commit's documents changed, or `nil` when the query must run
   /// again to refill its limit window.
-  private func updated(by keys: [DocumentKey], _ reader: StoreReader) throws -> [ViewDocument]? {
+  private func updated(by changes: CommitChanges, _ reader: StoreReader) throws -> [ViewDocument]? {
     var next = current
     var changed = false
-    for key in Set(keys) where model.isInScope(key) {
+    for key in Set(changes.keys) where model.isInScope(key) {
       changed = true
       if let position = next.firstIndex(where: { $0.encoded.key == key }) { next.remove(at: position) }
-      guard let encoded = try reader.encodedDocument(key) else { continue }
+      guard let encoded = try changes.document(key, reader: reader) else { continue }
       let document = ViewDocument(encoded)
       guard model.matches(document.query, order: order) else { continue }
       var low = 0

@@ -429,6 +429,12 @@ public struct EncodedDocument: Sendable, Equatable {
     self.bytes = Array(bytes)
   }
 
+  /// A document this process has just encoded (nothing to verify).
+  init(key: DocumentKey, encoded bytes: [UInt8]) {
+    self.key = key
+    self.bytes = bytes
+  }
+
   public var createTime: Timestamp { times.createTime }
   public var updateTime: Timestamp { times.updateTime }
 

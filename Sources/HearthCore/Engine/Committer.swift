@@ -9,17 +9,24 @@ struct Committer {
 
   private var tables: Tables { store.tables }
 
+  /// - Parameter keepingDocuments: also return each written document as stored (for
+  ///   listeners, which then need not read them again).
   /// - Throws: `notFound` / `alreadyExists` for failed preconditions, `invalidArgument`
   ///   for a document that breaks the rules; the caller aborts the transaction.
-  func apply(_ writes: [Write], resolved: inout [(ResourcePath, CollectionNumber)]) throws -> CommitResult {
+  func apply(
+    _ writes: [Write], resolved: inout [(ResourcePath, CollectionNumber)], keepingDocuments: Bool = false
+  ) throws -> CommitResult {
     guard !writes.isEmpty else { return CommitResult(commitTime: Timestamp(), changedKeys: []) }
     let commitTime = try nextCommitTime()
     let indexes = try store.catalog.current(in: txn)
+    var documents: [DocumentKey: EncodedDocument?] = [:]
     for write in writes {
-      try apply(write, at: commitTime, indexes: indexes, resolved: &resolved)
+      let stored = try apply(write, at: commitTime, indexes: indexes, resolved: &resolved)
+      if keepingDocuments { documents[write.key] = .some(stored) }
     }
     let keys = writes.map(\.key)
     var result = CommitResult(commitTime: commitTime, changedKeys: keys)
+    if keepingDocuments { result.documents = documents }
     if let changes = tables.changes {
       result.logSequence = try ChangeLog.append(CommitChanges(keys: keys), in: txn, table: changes)
     }
@@ -46,15 +53,16 @@ struct Committer {
     try txn.put(KeyLayout.MetaKey.lastCommit, KeyLayout.bigEndian(UInt64(bitPattern: microseconds)), in: tables.meta)
   }
 
+  /// Applies one write; returns the document it leaves (`nil`: none).
   private func apply(
     _ write: Write, at commitTime: Timestamp, indexes: IndexSet, resolved: inout [(ResourcePath, CollectionNumber)]
-  ) throws {
+  ) throws -> EncodedDocument? {
     let key = write.key
     let number: CollectionNumber
     if case .delete = write.kind {
       guard let known = try store.registry.number(ofCollectionOf: key, in: txn) else {
         try check(write.precondition, exists: false, key: key)
-        return
+        return nil
       }
       number = known
     } else {
@@ -73,7 +81,7 @@ struct Committer {
         try txn.delete(storageKey, in: tables.documents)
         try updateIndexes(indexes, key, number, old: existing.fields, new: nil)
       }
-      return
+      return nil
     case .set(let newFields):
       fields = newFields
     case .patch(let patch, let mask):
@@ -88,7 +96,7 @@ struct Committer {
     try DocumentValidation.validate(fields, of: key)
     let document = StoredDocument(
       key: key, fields: fields, createTime: existing?.createTime ?? commitTime, updateTime: commitTime)
-    try put(document, at: storageKey, number, indexes: indexes, replacing: existing?.fields)
+    return try put(document, at: storageKey, number, indexes: indexes, replacing: existing?.fields)
   }
 
   /// Stores a validated document as it is, times included (what an import does),
@@ -102,18 +110,21 @@ struct Committer {
     let existing =
       try mayExist
       ? txn.get(storageKey, in: tables.documents).map { try DocumentCodec.decode($0, key: document.key).fields } : nil
-    try put(document, at: storageKey, number, indexes: indexes, replacing: existing)
+    _ = try put(document, at: storageKey, number, indexes: indexes, replacing: existing)
   }
 
-  /// Writes the document's bytes and brings its index entries from `old` to its fields.
+  /// Writes the document's bytes and brings its index entries from `old` to its fields;
+  /// returns the document as stored.
   private func put(
     _ document: StoredDocument, at storageKey: [UInt8], _ number: CollectionNumber, indexes: IndexSet,
     replacing old: [String: Value]?
-  ) throws {
-    try DocumentCodec.encode(document).withUnsafeBytes { encoded in
+  ) throws -> EncodedDocument {
+    let bytes = DocumentCodec.encode(document)
+    try bytes.withUnsafeBytes { encoded in
       try storageKey.withUnsafeBytes { try txn.put($0, encoded, in: tables.documents) }
     }
     try updateIndexes(indexes, document.key, number, old: old, new: document.fields)
+    return EncodedDocument(key: document.key, encoded: bytes)
   }
 
   /// Brings the document's automatic and declared index entries from `old` to `new`.

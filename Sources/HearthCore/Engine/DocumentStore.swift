@@ -153,13 +153,14 @@ public final class DocumentStore: Sendable {
       let outcome = try environment.write(
         durable: options.durable,
         afterCommit: { [self] (outcome: (R, CommitResult)) in
-          notifyObservers(CommitChanges(keys: outcome.1.changedKeys))
+          notifyObservers(CommitChanges(keys: outcome.1.changedKeys, documents: outcome.1.documents))
           poller.committed(outcome.1.logSequence)
         }
       ) { txn -> (R, CommitResult) in
         resolved.removeAll()
         let (result, writes) = try body(StoreReader(store: self, txn: txn))
-        let commit = try Committer(store: self, txn: txn).apply(writes, resolved: &resolved)
+        let commit = try Committer(store: self, txn: txn).apply(
+          writes, resolved: &resolved, keepingDocuments: observers.count > 0)
         return (result, commit)
       }
       registry.remember(resolved)
@@ -219,4 +220,6 @@ public struct CommitResult: Sendable {
   public var changedKeys: [DocumentKey]
   /// The commit's entry in the change log (0 when it wrote none).
   var logSequence: UInt64 = 0
+  /// Each written document as stored (`nil` for a deleted one), when listeners exist.
+  var documents: [DocumentKey: EncodedDocument?]?
 }

@@ -7,10 +7,20 @@ public struct CommitChanges: Sendable {
   public var keys: [DocumentKey]
   /// Everything may have changed (an import that emptied the database first).
   public var everything = false
+  /// The changed documents as stored (`nil` for a deleted one), when the commit kept
+  /// them: observers then need not read them again.
+  public var documents: [DocumentKey: EncodedDocument?]?
 
-  public init(keys: [DocumentKey], everything: Bool = false) {
+  public init(keys: [DocumentKey], everything: Bool = false, documents: [DocumentKey: EncodedDocument?]? = nil) {
     self.keys = keys
     self.everything = everything
+    self.documents = documents
+  }
+
+  /// The document at `key` after the commit: as the commit kept it, or read by `reader`.
+  public func document(_ key: DocumentKey, reader: StoreReader) throws -> EncodedDocument? {
+    if let kept = documents?[key] { return kept }
+    return try reader.encodedDocument(key)
   }
 }
 
