@@ -199,17 +199,6 @@ public enum DocumentCodec {
     return "0x" + String(repeating: "0", count: 8 - digits.count) + digits
   }
 
-  /// Only the create and update times, without decoding the fields.
-  ///
-  /// - Throws: `dataLoss` naming `key` when the bytes are damaged.
-  public static func decodeTimes(_ bytes: UnsafeRawBufferPointer, key: DocumentKey) throws
-    -> (createTime: Timestamp, updateTime: Timestamp)
-  {
-    try verify(bytes, key: key)
-    var reader = ByteReader(bytes)
-    do throws(ByteReader.Malformed) { return try header(&reader) } catch { throw damaged(key, error) }
-  }
-
   @usableFromInline
   static func damaged(_ key: DocumentKey, _ error: ByteReader.Malformed) -> HearthError {
     HearthError.dataLoss("Document \(key) is damaged: \(error.reason) at byte \(error.offset)")
