@@ -25,7 +25,11 @@ extension Environment {
 
 extension Environment {
   /// The ID of the last transaction committed by any process: it changes with every
-  /// commit, and reading it costs no transaction (it is in the shared lock file).
+  /// commit, and reading it costs no transaction (it is in the mapped meta pages).
+  ///
+  /// A commit writes its meta page before it publishes itself to new readers, so a read
+  /// transaction begun right after this call may still see the commit before: compare
+  /// this ID with `ReadTransaction.id`, not with an earlier value of this call.
   public func lastTransactionID() -> Int {
     gate.lockShared()
     defer { gate.unlock() }

@@ -26,6 +26,10 @@ public class ReadTransaction {
   }
 
   /// The value stored under `key`, or `nil`. For a duplicate-sorted table, the first value.
+  /// The ID of the commit this transaction reads (as `Environment.lastTransactionID()`
+  /// counts commits).
+  public var id: Int { mdb_txn_id(txn) }
+
   public func get(_ key: UnsafeRawBufferPointer, in table: Table) throws
     -> UnsafeRawBufferPointer?
   {

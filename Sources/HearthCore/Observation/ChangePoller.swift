@@ -18,7 +18,7 @@ final class ChangePoller: Sendable {
   private struct State {
     /// The last log sequence whose changes observers have had.
     var sequence: UInt64 = 0
-    /// The last transaction ID looked at.
+    /// The ID of the last transaction whose log was read.
     var transaction = 0
     /// Polls since the log was last read: every `recheckEvery` polls it is read even when
     /// the transaction ID looks unchanged (a safety net that costs one read a second).
@@ -29,9 +29,8 @@ final class ChangePoller: Sendable {
   private let state = Mutex(State())
   private let queue = DispatchQueue(label: "hearth.change-poller")
 
-  /// Starts polling from `sequence` (the log's end on the state the first observer
-  /// started from), and from `transaction` (the last transaction ID read before that
-  /// state, so that a commit landing in between is looked for), unless already polling.
+  /// Starts polling from `sequence`, the log's end on the state the first observer
+  /// started from, and `transaction`, that state's transaction ID, unless already polling.
   func start(store: DocumentStore, from sequence: UInt64, transaction: Int) {
     state.withLock { state in
       guard state.timer == nil else { return }
@@ -76,12 +75,15 @@ final class ChangePoller: Sendable {
     guard due, let log = store.tables.changes else { return }
     try? store.environment.withWritesPaused {
       let from = state.withLock { $0.sequence }
-      let (changes, last) = try store.environment.read { txn in
-        try ChangeLog.changes(after: from, in: txn, table: log)
+      // The snapshot's own ID, not `transaction`: a commit whose meta page is written but
+      // not yet published to readers is then looked for again at the next poll.
+      let (changes, last, read) = try store.environment.read { txn in
+        let (changes, last) = try ChangeLog.changes(after: from, in: txn, table: log)
+        return (changes, last, txn.id)
       }
       state.withLock { state in
         state.sequence = last
-        state.transaction = transaction
+        state.transaction = read
         state.quietPolls = 0
       }
       if changes.everything || !changes.keys.isEmpty { store.notifyObservers(changes) }
