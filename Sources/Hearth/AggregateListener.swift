@@ -42,7 +42,7 @@ final class AggregateView: CommitObserver, @unchecked Sendable {
         next = try evaluate(reader)
       } else {
         for key in Set(changes.keys) where model.isInScope(key) {
-          let document = try changes.document(key, reader: reader).map { ViewDocument($0).query }
+          let document = try changes.viewDocument(key, reader: reader)?.query
           live?.update(key, to: document.flatMap { model.matches($0, order: order) ? $0 : nil })
         }
         next = live?.results ?? []

@@ -19,6 +19,8 @@ public final class Database: Sendable {
   public let path: String
   private let removesDirectoryOnClose: Bool
   private let isClosed = Atomic<Bool>(false)
+  /// Runs listener callbacks and completion handlers on `settings.dispatchQueue`.
+  let callbacks: CallbackPump
 
   /// Opens the database in directory `path`, creating it when missing (unless
   /// `settings.readOnly`).
@@ -38,6 +40,7 @@ public final class Database: Sendable {
     self.state = .success(store)
     self.path = store.path
     self.settings = settings
+    callbacks = CallbackPump(queue: settings.dispatchQueue)
     self.removesDirectoryOnClose = removesDirectoryOnClose
   }
 
@@ -46,6 +49,7 @@ public final class Database: Sendable {
     self.state = .failure(error)
     self.path = path
     self.settings = settings
+    callbacks = CallbackPump(queue: settings.dispatchQueue)
     self.removesDirectoryOnClose = false
   }
 
@@ -157,7 +161,7 @@ public final class Database: Sendable {
     let outcome = Result { try work() }
     guard let completion else { return }
     let box = CallbackBox { completion(try? outcome.get(), outcome.failure) }
-    settings.dispatchQueue.async { box.run() }
+    callbacks.enqueue { box.run() }
   }
 
   func complete(_ completion: ((Error?) -> Void)?, _ work: () throws -> Void) {

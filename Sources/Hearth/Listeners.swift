@@ -10,8 +10,8 @@ public protocol ListenerRegistration: AnyObject {
   func remove()
 }
 
-/// Hands a listener's snapshots to its callback on the callback queue, in the order they
-/// were made, until `mute()`.
+/// Hands a listener's snapshots to its callback through the database's callback pump, in
+/// the order they were made, until `mute()`.
 ///
 /// `@unchecked Sendable`: `callback` is guarded by `lock`, which is held while the
 /// callback runs, so that `mute()` from another thread waits for a running callback and
@@ -22,10 +22,10 @@ final class ListenerDelivery<Snapshot>: @unchecked Sendable {
   private let lock = NSRecursiveLock()
   private var callback: ((Snapshot?, Error?) -> Void)?
   private let muted = Atomic<Bool>(false)
-  private let queue: DispatchQueue
+  private let pump: CallbackPump
 
-  init(queue: DispatchQueue, callback: @escaping (Snapshot?, Error?) -> Void) {
-    self.queue = queue
+  init(pump: CallbackPump, callback: @escaping (Snapshot?, Error?) -> Void) {
+    self.pump = pump
     self.callback = callback
   }
 
@@ -33,7 +33,7 @@ final class ListenerDelivery<Snapshot>: @unchecked Sendable {
 
   /// Queues one call of the callback with what `make` gives (made on the queue).
   func deliver(_ make: @escaping @Sendable () -> (Snapshot?, Error?)) {
-    queue.async { [self] in
+    pump.enqueue { [self] in
       lock.lock()
       defer { lock.unlock() }
       guard let callback else { return }
@@ -45,7 +45,7 @@ final class ListenerDelivery<Snapshot>: @unchecked Sendable {
   /// Delivers `error` and stops: Firestore ends a listener after its first error.
   func fail(_ error: Error) {
     muted.store(true, ordering: .releasing)
-    queue.async { [self] in
+    pump.enqueue { [self] in
       lock.lock()
       defer { lock.unlock() }
       guard let callback else { return }
@@ -91,7 +91,7 @@ extension Database {
       view: any CommitObserver, scope: ObservationScope, start: (StoreReader) throws -> Void
     )
   ) -> ListenerRegistration {
-    let delivery = ListenerDelivery(queue: settings.dispatchQueue, callback: callback)
+    let delivery = ListenerDelivery(pump: callbacks, callback: callback)
     do {
       let (view, scope, start) = try makeView(delivery)
       let store = try engine()

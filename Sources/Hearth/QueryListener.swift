@@ -60,8 +60,7 @@ final class QueryView: CommitObserver, @unchecked Sendable {
     for key in Set(changes.keys) where model.isInScope(key) {
       changed = true
       if let position = next.firstIndex(where: { $0.encoded.key == key }) { next.remove(at: position) }
-      guard let encoded = try changes.document(key, reader: reader) else { continue }
-      let document = ViewDocument(encoded)
+      guard let document = try changes.viewDocument(key, reader: reader) else { continue }
       guard model.matches(document.query, order: order) else { continue }
       var low = 0
       var high = next.count

@@ -18,7 +18,8 @@ public struct Settings: Sendable {
   /// declared.
   public var requireIndexes = false
   /// Where listener callbacks and completion handlers run; a private serial queue by
-  /// default.
+  /// default. They run one at a time, in the order of the commits that raised them,
+  /// even on a concurrent queue.
   public var dispatchQueue: DispatchQueue = DispatchQueue(label: "hearth.callbacks")
   /// Open an existing database without creating it, and refuse writes
   /// (`failedPrecondition`). The doc shell's reading commands use this.

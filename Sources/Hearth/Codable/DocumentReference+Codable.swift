@@ -76,6 +76,6 @@ extension DocumentReference {
   ) {
     let result = Result { try getDocument(as: type, decoder: decoder) }
     let box = CallbackBox { completion(result) }
-    firestore.settings.dispatchQueue.async { box.run() }
+    firestore.callbacks.enqueue { box.run() }
   }
 }

@@ -19,7 +19,7 @@ struct Committer {
     guard !writes.isEmpty else { return CommitResult(commitTime: Timestamp(), changedKeys: []) }
     let commitTime = try nextCommitTime()
     let indexes = try store.catalog.current(in: txn)
-    var documents: [DocumentKey: EncodedDocument?] = [:]
+    var documents: [DocumentKey: ViewDocument?] = [:]
     for write in writes {
       let stored = try apply(write, at: commitTime, indexes: indexes, resolved: &resolved)
       if keepingDocuments { documents[write.key] = .some(stored) }
@@ -56,7 +56,7 @@ struct Committer {
   /// Applies one write; returns the document it leaves (`nil`: none).
   private func apply(
     _ write: Write, at commitTime: Timestamp, indexes: IndexSet, resolved: inout [(ResourcePath, CollectionNumber)]
-  ) throws -> EncodedDocument? {
+  ) throws -> ViewDocument? {
     let key = write.key
     let number: CollectionNumber
     if case .delete = write.kind {
@@ -96,7 +96,8 @@ struct Committer {
     try DocumentValidation.validate(fields, of: key)
     let document = StoredDocument(
       key: key, fields: fields, createTime: existing?.createTime ?? commitTime, updateTime: commitTime)
-    return try put(document, at: storageKey, number, indexes: indexes, replacing: existing?.fields)
+    let stored = try put(document, at: storageKey, number, indexes: indexes, replacing: existing?.fields)
+    return ViewDocument(stored, fields: fields)
   }
 
   /// Stores a validated document as it is, times included (what an import does),

@@ -221,5 +221,5 @@ public struct CommitResult: Sendable {
   /// The commit's entry in the change log (0 when it wrote none).
   var logSequence: UInt64 = 0
   /// Each written document as stored (`nil` for a deleted one), when listeners exist.
-  var documents: [DocumentKey: EncodedDocument?]?
+  var documents: [DocumentKey: ViewDocument?]?
 }

@@ -7,11 +7,11 @@ public struct CommitChanges: Sendable {
   public var keys: [DocumentKey]
   /// Everything may have changed (an import that emptied the database first).
   public var everything = false
-  /// The changed documents as stored (`nil` for a deleted one), when the commit kept
-  /// them: observers then need not read them again.
-  public var documents: [DocumentKey: EncodedDocument?]?
+  /// The changed documents as stored (`nil` for a deleted one), with their fields, when
+  /// the commit kept them: observers then need not read or decode them again.
+  public var documents: [DocumentKey: ViewDocument?]?
 
-  public init(keys: [DocumentKey], everything: Bool = false, documents: [DocumentKey: EncodedDocument?]? = nil) {
+  public init(keys: [DocumentKey], everything: Bool = false, documents: [DocumentKey: ViewDocument?]? = nil) {
     self.keys = keys
     self.everything = everything
     self.documents = documents
@@ -19,8 +19,14 @@ public struct CommitChanges: Sendable {
 
   /// The document at `key` after the commit: as the commit kept it, or read by `reader`.
   public func document(_ key: DocumentKey, reader: StoreReader) throws -> EncodedDocument? {
-    if let kept = documents?[key] { return kept }
+    if let kept = documents?[key] { return kept?.encoded }
     return try reader.encodedDocument(key)
+  }
+
+  /// The document at `key` after the commit with its fields, as `document(_:reader:)`.
+  public func viewDocument(_ key: DocumentKey, reader: StoreReader) throws -> ViewDocument? {
+    if let kept = documents?[key] { return kept }
+    return try reader.encodedDocument(key).map(ViewDocument.init)
   }
 }
 
@@ -54,7 +60,27 @@ public final class CommitObservers: Sendable {
   private struct State: Sendable {
     var nextID = 0
     var entries: [Int: Entry] = [:]
-    var byScope: [ObservationScope: Set<Int>] = [:]
+    // One index per kind of scope, so that a commit hashes only what some observer
+    // watches (most databases have no group or document listeners).
+    var byCollection: [ResourcePath: Set<Int>] = [:]
+    var byGroup: [String: Set<Int>] = [:]
+    var byDocument: [DocumentKey: Set<Int>] = [:]
+
+    mutating func update(_ scope: ObservationScope, _ change: (inout Set<Int>) -> Void) {
+      switch scope {
+      case .collection(let path): Self.update(&byCollection, path, change)
+      case .group(let id): Self.update(&byGroup, id, change)
+      case .document(let key): Self.update(&byDocument, key, change)
+      }
+    }
+
+    private static func update<Key: Hashable>(
+      _ index: inout [Key: Set<Int>], _ key: Key, _ change: (inout Set<Int>) -> Void
+    ) {
+      var ids = index.removeValue(forKey: key) ?? []
+      change(&ids)
+      if !ids.isEmpty { index[key] = ids }
+    }
   }
 
   private let state = Mutex(State())
@@ -73,7 +99,7 @@ public final class CommitObservers: Sendable {
       let id = state.nextID
       state.nextID += 1
       state.entries[id] = Entry(scope: scope, observer: observer)
-      state.byScope[scope, default: []].insert(id)
+      state.update(scope) { $0.insert(id) }
       return id
     }
   }
@@ -82,8 +108,7 @@ public final class CommitObservers: Sendable {
   public func remove(_ token: Int) {
     state.withLock { state in
       guard let entry = state.entries.removeValue(forKey: token) else { return }
-      state.byScope[entry.scope]?.remove(token)
-      if state.byScope[entry.scope]?.isEmpty == true { state.byScope[entry.scope] = nil }
+      state.update(entry.scope) { $0.remove(token) }
     }
   }
 
@@ -94,9 +119,11 @@ public final class CommitObservers: Sendable {
       if changes.everything { return state.entries.sorted { $0.key < $1.key }.map(\.value.observer) }
       var ids: [Int] = []
       for key in changes.keys {
-        for scope in [ObservationScope.collection(key.collectionPath), .group(key.collectionGroup), .document(key)] {
-          if let found = state.byScope[scope] { ids.append(contentsOf: found) }
+        if !state.byCollection.isEmpty, let found = state.byCollection[key.collectionPath] {
+          ids.append(contentsOf: found)
         }
+        if !state.byGroup.isEmpty, let found = state.byGroup[key.collectionGroup] { ids.append(contentsOf: found) }
+        if !state.byDocument.isEmpty, let found = state.byDocument[key] { ids.append(contentsOf: found) }
       }
       if ids.count > 1 { ids = Array(Set(ids)).sorted() }
       return ids.compactMap { state.entries[$0]?.observer }
@@ -117,10 +144,9 @@ extension DocumentStore {
   ) throws -> Int {
     try guarded {
       try environment.withWritesPaused {
-        let transaction = environment.lastTransactionID()
-        let sequence = try environment.read { txn in
+        let (sequence, transaction) = try environment.read { txn in
           try initial(StoreReader(store: self, txn: txn))
-          return try tables.changes.map { try ChangeLog.lastSequence(in: txn, table: $0) } ?? 0
+          return (try tables.changes.map { try ChangeLog.lastSequence(in: txn, table: $0) } ?? 0, txn.id)
         }
         poller.start(store: self, from: sequence, transaction: transaction)
         return observers.add(observer, scope: scope)

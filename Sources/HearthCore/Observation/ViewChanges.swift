@@ -4,8 +4,13 @@ public struct ViewDocument: Sendable {
   public let query: QueryDocument
 
   public init(_ encoded: EncodedDocument) {
+    self.init(encoded, fields: encoded.stored.fields)
+  }
+
+  /// A document whose fields are known already (a commit has just encoded them).
+  init(_ encoded: EncodedDocument, fields: [String: Value]) {
     self.encoded = encoded
-    query = QueryDocument(key: encoded.key, fields: encoded.stored.fields)
+    query = QueryDocument(key: encoded.key, fields: fields)
   }
 }
 
