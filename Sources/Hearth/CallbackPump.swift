@@ -45,7 +45,7 @@ final class CallbackPump: Sendable {
     var idleNaps = 0
     while true {
       let callbacks = pending.withLock { pending in
-        defer { pending.callbacks.removeAll(keepingCapacity: true) }
+        defer { pending.callbacks = [] }
         return pending.callbacks
       }
       for callback in callbacks { callback() }
