@@ -18,10 +18,13 @@ let package = Package(
     ),
     // zlib's crc32 checksums every stored document.
     .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
+    // libedit: the interactive shell's line editor (history, completion).
+    .systemLibrary(
+      name: "CEditLine", pkgConfig: "libedit", providers: [.apt(["libedit-dev"]), .brew(["libedit"])]),
     .target(name: "HearthStorage", dependencies: ["CLMDB"]),
     .target(name: "HearthCore", dependencies: ["HearthStorage", "CZlib"]),
     .target(name: "Hearth", dependencies: ["HearthCore"]),
-    .target(name: "HearthShell", dependencies: ["Hearth"]),
+    .target(name: "HearthShell", dependencies: ["Hearth", "CEditLine"]),
     .executableTarget(name: "hearth", dependencies: ["HearthShell"]),
 
     // Developer tools: the benchmark and the demo-data writer.
@@ -43,7 +46,9 @@ let package = Package(
     .testTarget(name: "HearthStorageTests", dependencies: ["HearthStorage"]),
     .testTarget(name: "HearthCoreTests", dependencies: ["HearthCore"]),
     .testTarget(name: "HearthTests", dependencies: ["Hearth"]),
-    .testTarget(name: "HearthShellTests", dependencies: ["HearthShell", "Hearth", "HearthCore"]),
+    .testTarget(name: "HearthShellTests", dependencies: ["HearthShell", "Hearth", "HearthCore", "CTestTerminal"]),
+    // Pseudo-terminal calls for the interactive shell's terminal tests.
+    .target(name: "CTestTerminal", path: "Tests/CTestTerminal"),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -79,6 +79,11 @@ enum HelpText {
       queries: query users 'where age >= 18 and country == "ES" order by age limit 10';
         'help query' lists the clauses, operators and value forms.
 
+      interactive shell: emacs-style line editing; Tab completes commands, paths and
+        field names; Ctrl-P/Ctrl-N walk the history, kept in ~/.hearth_history (or
+        $HEARTH_HISTORY; empty keeps none); Ctrl-C drops the line or stops a running
+        watch; Ctrl-D or 'exit' leaves.
+
       exit status: 0 ok, 1 the operation failed (not found...), 64 usage error,
       65 bad input data (JSON, query syntax), 74 I/O error.
 

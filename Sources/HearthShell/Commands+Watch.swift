@@ -77,8 +77,9 @@ enum WatchCommand {
       self.limit = limit
     }
 
+    /// Waits until the listener failed or printed `limit` changes, or Ctrl-C.
     func waitUntilDone() -> Error? {
-      done.wait()
+      guard Interrupts.wait(for: done) else { return nil }
       return failure
     }
 

@@ -1,8 +1,15 @@
-/// Reads the lines of the interactive shell. `PlainLineReader` reads standard input; a
-/// line editor (history, completion) can take its place without touching the commands.
+/// What the reader of the interactive shell got.
+enum LineInput: Equatable {
+  case line(String)
+  /// Ctrl-C while typing: the line (and any command it continued) is dropped.
+  case interrupted
+}
+
+/// Reads the lines of the interactive shell: `LineEditor` at a terminal,
+/// `PlainLineReader` otherwise.
 protocol LineReader {
   /// The next line, after showing `prompt`; `nil` at the end of input (Ctrl-D).
-  func readLine(prompt: String) -> String?
+  func readLine(prompt: String) -> LineInput?
 }
 
 /// Lines from a `TextInput`, prompting only when a person is typing at a terminal (a
@@ -11,12 +18,12 @@ struct PlainLineReader: LineReader {
   let input: TextInput
   let output: TextOutput
 
-  func readLine(prompt: String) -> String? {
+  func readLine(prompt: String) -> LineInput? {
     if input.isTerminal {
       output.write(prompt)
       output.flush()
     }
-    return input.readLine()
+    return input.readLine().map(LineInput.line)
   }
 }
 
@@ -37,16 +44,20 @@ enum InteractiveShell {
     }
     var status = ExitCode.ok
     while session.exitStatus == nil {
-      guard let line = reader.readLine(prompt: prompt) else {
+      guard let input = reader.readLine(prompt: prompt) else {
         if session.stdin.isTerminal { session.writeLine("") }
         break
       }
+      guard case .line(let line) = input else { continue }
       guard let words = readCommand(startingWith: line, reader: reader, session: session) else {
         status = .usage
         continue
       }
       if words.isEmpty { continue }
+      Interrupts.reset()
       status = Shell.execute(words, in: session)
+      // The terminal echoed ^C where the output stopped: the prompt goes below it.
+      if Interrupts.isRequested { session.writeLine("") }
     }
     session.stdout.flush()
     return session.exitStatus ?? status.rawValue
@@ -62,7 +73,7 @@ enum InteractiveShell {
   }
 
   /// The words of the command that starts with `line`, reading continuation lines while
-  /// a quote or bracket is open; `[]` for a blank line or a comment, `nil` (after
+  /// a quote or bracket is open; `[]` for a blank line, a comment or Ctrl-C, `nil` (after
   /// reporting it) when the input ends with something still open.
   private static func readCommand(startingWith line: String, reader: some LineReader, session: Session) -> [String]? {
     let trimmed = line.drop { $0 == " " || $0 == "\t" }
@@ -72,10 +83,11 @@ enum InteractiveShell {
       do {
         return try words(of: text)
       } catch {
-        guard let more = reader.readLine(prompt: "...> ") else {
+        guard let input = reader.readLine(prompt: "...> ") else {
           session.report(CommandFailure(UsageError.unterminated(error)))
           return nil
         }
+        guard case .line(let more) = input else { return [] }
         // A final backslash joins the lines (as in sh); an open quote or bracket keeps
         // the line break.
         if error.kind == .escape {

@@ -62,7 +62,7 @@ public enum Shell {
         stdout.write(HelpText.overview)
         return ExitCode.ok.rawValue
       }
-      return InteractiveShell.run(session, reader: PlainLineReader(input: stdin, output: stdout))
+      return InteractiveShell.run(session, reader: lineReader(for: session))
     }
     var words = Array(arguments[commandIndex...])
     if globals.has(GlobalOption.help.name) { words.append(GlobalOption.help.name) }
@@ -99,6 +99,23 @@ public enum Shell {
       session.report(failure)
       return failure.status
     }
+  }
+
+  /// The line editor when a person types at a terminal, else plain lines.
+  private static func lineReader(for session: Session) -> any LineReader {
+    if session.stdin is StandardInput, session.stdin.isTerminal, session.stdout.isTerminal,
+      let editor = LineEditor(session: session, historyFile: historyFile(session.environment))
+    {
+      Interrupts.catchInterrupts()
+      return editor
+    }
+    return PlainLineReader(input: session.stdin, output: session.stdout)
+  }
+
+  /// `$HEARTH_HISTORY` (empty: keep none), else `~/.hearth_history`.
+  static func historyFile(_ environment: [String: String]) -> String? {
+    if let file = environment["HEARTH_HISTORY"] { return file.isEmpty ? nil : file }
+    return environment["HOME"].map { $0 + "/.hearth_history" }
   }
 
   /// Where the command name is: after the global options that precede it.
