@@ -7,6 +7,10 @@
 // users/{uid}/following/{other}   and users/{other}/followers/{uid}, written in one batch
 // rooms/{roomId}                  chat rooms
 // rooms/{roomId}/messages/{id}    messages ordered by sentAt
+//
+// Schemas/demo/ holds the JSON Schema of each collection's documents (named by the
+// collection ID), and DemoSchemaTests checks what this writes against them: a new
+// collection, or a changed field, needs its schema written or changed too.
 import Foundation
 import Hearth
 
