@@ -31,9 +31,10 @@ extension Database {
   }
 
   /// Like `backup(to:)`, reporting progress (bytes copied, the database's size; the
-  /// compacted copy may end smaller) as it goes.
+  /// compacted copy may end smaller) as it goes. When `progress` throws, the backup
+  /// stops with its error and leaves no copy.
   @discardableResult
-  public func backup(to directory: String, progress: @escaping (Int, Int?) -> Void) throws -> BackupManifest {
+  public func backup(to directory: String, progress: @escaping (Int, Int?) throws -> Void) throws -> BackupManifest {
     try engine().backup(to: directory, progress: progress)
   }
 
@@ -58,16 +59,17 @@ extension Database {
     ExportSummary(documents: try engine().export(to: file))
   }
 
-  /// Like `export(to:)`, reporting progress (documents written, total) as it goes.
+  /// Like `export(to:)`, reporting progress (documents written, total) as it goes. When
+  /// `progress` throws, the export stops with its error and leaves no file.
   @discardableResult
-  public func export(to file: String, progress: @escaping (Int, Int?) -> Void) throws -> ExportSummary {
+  public func export(to file: String, progress: @escaping (Int, Int?) throws -> Void) throws -> ExportSummary {
     ExportSummary(documents: try engine().export(to: file, progress: progress))
   }
 
   /// Hands the export's lines (without line breaks), header first, to `write`: for
   /// streaming an export somewhere other than a file.
   @discardableResult
-  public func export(into write: (String) throws -> Void, progress: ((Int, Int?) -> Void)? = nil) throws
+  public func export(into write: (String) throws -> Void, progress: ((Int, Int?) throws -> Void)? = nil) throws
     -> ExportSummary
   {
     ExportSummary(documents: try engine().export(into: write, progress: progress))
@@ -83,8 +85,10 @@ extension Database {
   }
 
   /// Like `import(from:mode:)`, reporting progress (documents written, total) as it goes.
+  /// An import is never left half done: what `progress` throws is ignored.
   @discardableResult
-  public func `import`(from file: String, mode: ImportMode = .merge, progress: @escaping (Int, Int?) -> Void) throws
+  public func `import`(from file: String, mode: ImportMode = .merge, progress: @escaping (Int, Int?) throws -> Void)
+    throws
     -> ImportSummary
   {
     ImportSummary(documents: try engine().importDocuments(from: file, mode: mode, progress: progress))
@@ -111,8 +115,9 @@ extension Database {
     try check(progress: nil)
   }
 
-  /// Like `check()`, reporting progress (documents checked, total) as it goes.
-  public func check(progress: ((Int, Int?) -> Void)?) throws -> CheckReport {
+  /// Like `check()`, reporting progress (documents checked, total) as it goes. When
+  /// `progress` throws, the check stops with its error.
+  public func check(progress: ((Int, Int?) throws -> Void)?) throws -> CheckReport {
     let report = try engine().check(progress: progress)
     return CheckReport(
       ok: report.ok, problems: report.problems, documents: report.documents, indexEntries: report.indexEntries,

@@ -207,7 +207,10 @@ final class ProgressLine {
     self.unit = unit
   }
 
-  func update(_ done: Int, _ total: Int?) {
+  /// Draws the line; throws `cancelled` after Ctrl-C, which stops an export, a backup or
+  /// a check (an import goes on to the end, never left half done).
+  func update(_ done: Int, _ total: Int?) throws {
+    if Interrupts.isRequested { throw CommandFailure.cancelled }
     guard session.stderr.isTerminal, Date().timeIntervalSince(lastDraw) >= 0.1 else { return }
     lastDraw = Date()
     shown = true

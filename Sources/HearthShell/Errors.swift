@@ -114,4 +114,7 @@ struct CommandFailure: Error {
   static func notFound(_ message: String) -> CommandFailure {
     CommandFailure(message: message, code: "notFound", status: .failure)
   }
+
+  /// Ctrl-C stopped the command in the interactive shell.
+  static let cancelled = CommandFailure(message: "stopped by Ctrl-C", code: "cancelled", status: .failure)
 }

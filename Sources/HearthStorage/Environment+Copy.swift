@@ -12,9 +12,10 @@ extension Environment {
   /// kernel maps up to 16 neighbouring pages per fault), so that a backup of any size
   /// runs in constant resident memory.
   ///
-  /// - Parameter progress: called with the bytes copied so far, about every megabyte.
+  /// - Parameter progress: called with the bytes copied so far, about every megabyte;
+  ///   when it throws, nothing more is written and the copy fails with its error.
   /// - Throws: `StorageError` (`EEXIST` when the directory already holds a `data.mdb`).
-  public func copy(to directory: String, progress: ((Int) -> Void)? = nil) throws {
+  public func copy(to directory: String, progress: ((Int) throws -> Void)? = nil) throws {
     gate.lockShared()
     defer { gate.unlock() }
     guard let env = handle else { throw StorageError.closed("mdb_env_copyfd2") }
@@ -36,7 +37,7 @@ extension Environment {
       outcome.withLock { $0 = rc }
       copied.signal()
     }
-    var failure: StorageError?
+    var failure: Error?
     var buffer = [UInt8](repeating: 0, count: 1 << 20)
     var sinceRelease = 0
     var total = 0
@@ -65,7 +66,9 @@ extension Environment {
       if sinceRelease >= 1 << 20 {
         releaseMappedPages()
         sinceRelease = 0
-        progress?(total)
+        if failure == nil {
+          do { try progress?(total) } catch { failure = error }
+        }
       }
     }
     copied.wait()

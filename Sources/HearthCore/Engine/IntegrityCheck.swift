@@ -115,7 +115,7 @@ private struct IntegrityCheck {
       report.documents += 1
       if report.documents % 1000 == 0 {
         reader.store.environment.releaseMappedPages()
-        progress?(report.documents, total)
+        try progress?(report.documents, total)
       }
       guard let number = CollectionNumber(storageKey), let collection = paths[number.rawValue] else {
         problem("documents: a document is keyed by an unregistered collection number")

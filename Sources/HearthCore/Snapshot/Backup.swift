@@ -91,9 +91,15 @@ extension DocumentStore {
         .permissionDenied, "Cannot create the backup directory \(directory): \(error.localizedDescription)")
     }
     let createdAt = Timestamp(microseconds: Timestamp().microseconds)
-    try guarded {
-      let size = try environment.statistics().usedBytes
-      try environment.copy(to: directory, progress: progress.map { report in { report($0, size) } })
+    do {
+      try guarded {
+        let size = try environment.statistics().usedBytes
+        try environment.copy(to: directory, progress: progress.map { report in { try report($0, size) } })
+      }
+    } catch {
+      // Leave no half copy that looks like a backup (the directory was empty or new).
+      try? fileManager.removeItem(atPath: directory + "/" + BackupManifest.dataFile)
+      throw error
     }
     let dataPath = directory + "/" + BackupManifest.dataFile
     let (bytes, crc32) = try DurableFiles.checksum(ofFile: dataPath, sync: true)

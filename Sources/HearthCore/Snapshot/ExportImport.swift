@@ -8,8 +8,10 @@ public enum ImportMode: Sendable {
   case replace
 }
 
-/// Reports long work: documents done so far, and the total when known.
-public typealias ProgressHandler = (_ done: Int, _ total: Int?) -> Void
+/// Reports long work: documents done so far, and the total when known. A handler that
+/// throws stops the work (an export leaves no file, a backup no copy); an import, once
+/// it writes, goes on to the end, so that it is never left half done.
+public typealias ProgressHandler = (_ done: Int, _ total: Int?) throws -> Void
 
 extension DocumentStore {
   /// Writes every document to `path` (`-`: standard output) in the export format
@@ -38,11 +40,11 @@ extension DocumentStore {
         try write(ExportFormat.line(DocumentCodec.decode(bytes, key: key)))
         done += 1
         if done % 1000 == 0 {
-          progress?(done, total)
+          try progress?(done, total)
           environment.releaseMappedPages()
         }
       }
-      progress?(done, total)
+      try progress?(done, total)
       return done
     }
   }
@@ -78,13 +80,13 @@ extension DocumentStore {
         if chunk.count == Self.importChunk {
           try importer.apply(chunk)
           chunk.removeAll(keepingCapacity: true)
-          progress?(importer.written, input.count)
+          try? progress?(importer.written, input.count)
         }
       }
       if !chunk.isEmpty { try importer.apply(chunk) }
     }
     if importer.isFirst { try importer.apply([]) }  // `.replace` with an empty file
-    progress?(importer.written, input.count)
+    try? progress?(importer.written, input.count)
     return importer.written
   }
 
