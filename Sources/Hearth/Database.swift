@@ -36,6 +36,7 @@ public final class Database: Sendable {
     options.readOnly = settings.readOnly
     options.durable = settings.durability == .full
     options.initialMapSize = settings.initialMapSize
+    options.fileMode = settings.filePermissions
     let store = try DocumentStore(path: path, options: options)
     self.state = .success(store)
     self.path = store.path

@@ -26,6 +26,11 @@ public struct Settings: Sendable {
   public var readOnly = false
   /// The first size of the memory map in bytes; it grows by itself as data arrives.
   public var initialMapSize = 64 << 20
+  /// The permissions of a new database's files: readable and writable by their owner only
+  /// by default. Its directory gets the same, with search permission wherever read is
+  /// granted (`0o640` gives files `rw-r-----` in a `rwxr-x---` directory). The process's
+  /// umask still applies; an existing database keeps its permissions.
+  public var filePermissions: UInt16 = 0o600
 
   public init() {}
 

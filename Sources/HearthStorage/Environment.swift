@@ -34,7 +34,8 @@ public final class Environment: @unchecked Sendable {
     /// `true`: fsync on every commit. `false`: `MDB_NOSYNC` (a crash of the machine may
     /// lose the last commits; a crash of the process loses nothing).
     public var durable = true
-    /// Create the directory and files when missing (directory `0700`, files `fileMode`).
+    /// Create the directory and files when missing (files `fileMode`, the directory the
+    /// same plus search permission wherever read is granted).
     public var createIfMissing = true
     public var fileMode: mode_t = 0o600
     /// Open a copy that no process writes (a backup) read-only and without a lock file,
@@ -86,7 +87,7 @@ public final class Environment: @unchecked Sendable {
       do {
         try fileManager.createDirectory(
           atPath: path, withIntermediateDirectories: true,
-          attributes: [.posixPermissions: 0o700])
+          attributes: [.posixPermissions: options.fileMode | (options.fileMode & 0o444) >> 2])
       } catch {
         throw StorageError(code: errno == 0 ? EACCES : errno, operation: "mkdir \(path)")
       }

@@ -39,7 +39,8 @@ public final class DocumentStore: Sendable {
     public var durable = true
     /// The first size of the memory map; it grows by itself.
     public var initialMapSize = 64 << 20
-    /// Permissions of new database files (the directory gets the same, plus search bits).
+    /// Permissions of new database files (the directory gets the same, plus search
+    /// permission wherever read is granted).
     public var fileMode: UInt16 = 0o600
     /// Open a backup's copy to look at it: read-only, and without creating a lock file.
     public var inspectOnly = false
