@@ -40,8 +40,41 @@ extension Database {
     }
   }
 
+  /// Drops declared indexes, given as a `firestore.indexes.json` text, and removes their
+  /// entries, all in one commit. Each index must be declared as written (collection
+  /// group, scope, fields and their orders); a collection-group single-field index is
+  /// written as a one-field entry of `indexes` with `"queryScope": "COLLECTION_GROUP"`.
+  ///
+  /// ```swift
+  /// try db.dropIndexes(json: """
+  ///   {"indexes": [{"collectionGroup": "posts", "queryScope": "COLLECTION",
+  ///     "fields": [{"fieldPath": "ownerId", "order": "ASCENDING"},
+  ///                {"fieldPath": "createdAt", "order": "DESCENDING"}]}]}
+  ///   """)
+  /// ```
+  ///
+  /// A `firestore.indexes.json` beside the database's files declares its indexes again
+  /// when the database next opens: drop an index there too.
+  ///
+  /// - Returns: the number of index entries removed.
+  /// - Throws: `notFound` naming an index that is not declared (then nothing is
+  ///   dropped); `invalidArgument` for invalid JSON or for `fieldOverrides`, which cannot
+  ///   be dropped (declare the override again with the indexes the field should keep).
+  @discardableResult
+  public func dropIndexes(json: String) throws -> Int {
+    try engine().dropIndexes(IndexFile.parse(json))
+  }
+
   /// The declared indexes, as a `firestore.indexes.json` text.
   public func declaredIndexesJSON() throws -> String {
     try engine().declaredIndexes().serialized()
+  }
+
+  /// Checks that `json` is a valid `firestore.indexes.json` text, without a database: so
+  /// that a tool can refuse bad input before it opens (or creates) anything.
+  ///
+  /// - Throws: the `invalidArgument` error `declareIndexes(json:)` would throw.
+  public static func validateIndexes(json: String) throws {
+    _ = try IndexFile.parse(json)
   }
 }

@@ -20,6 +20,9 @@ struct Command: Sendable {
   /// Its arguments after the first are query text (`query`, `explain`): the interactive
   /// shell passes them with their quotes, which the query language reads.
   let readsQueryText: Bool
+  /// Its last argument may run over several words, which it joins with spaces (an index
+  /// SPEC: `indexes add posts ownerId, createdAt desc`).
+  let variadic: Bool
   let access: DatabaseAccess
   /// Words people may type for it, offered as "did you mean" (`delete` → `rm`).
   let aliases: [String]
@@ -28,7 +31,7 @@ struct Command: Sendable {
   init(
     name: String, summary: String, usage: String, details: String, examples: [String],
     options: [OptionSpec] = [], arguments argumentNames: [String], required: Int, access: DatabaseAccess,
-    aliases: [String] = [], readsQueryText: Bool = false,
+    aliases: [String] = [], readsQueryText: Bool = false, variadic: Bool = false,
     run: @escaping @Sendable (Invocation) throws -> Void
   ) {
     self.name = name
@@ -38,9 +41,10 @@ struct Command: Sendable {
     self.examples = examples
     self.options = options
     self.argumentNames = argumentNames
-    // Query text is any number of words.
-    self.arity = required...(readsQueryText ? Int.max : argumentNames.count)
+    // Query text, and a variadic last argument, are any number of words.
+    self.arity = required...(readsQueryText || variadic ? Int.max : argumentNames.count)
     self.readsQueryText = readsQueryText
+    self.variadic = variadic
     self.access = access
     self.aliases = aliases
     self.run = run
@@ -48,9 +52,8 @@ struct Command: Sendable {
 
   /// Every command, in the order help lists them.
   static let all: [Command] = [
-    .ls, .tree, .get, .set, .update, .add, .rm, .query, .explain, .watch, .export, .import, .backup, .restore, .check,
-    .help,
-    .exit,
+    .ls, .tree, .get, .set, .update, .add, .rm, .query, .explain, .watch, .export, .import, .backup, .restore, .indexes,
+    .stats, .check, .help, .exit,
   ]
 
   static func named(_ name: String) -> Command? { all.first { $0.name == name } }

@@ -17,6 +17,8 @@ public enum ExitCode: Int32, Sendable {
 enum UsageError: Error, Equatable {
   case unknownCommand(String, suggestion: String?)
   case unknownOption(String, command: String?, suggestion: String?)
+  /// A first argument that is none of a command's actions (`indexes remove`).
+  case unknownAction(String, command: String, actions: [String], suggestion: String?)
   case missingValue(option: String)
   case invalidValue(option: String, value: String, expected: String)
   case missingArgument(String, usage: String)
@@ -37,6 +39,9 @@ enum UsageError: Error, Equatable {
     case .unknownOption(let option, let command, let suggestion):
       let scope = command.map { " for \($0)" } ?? ""
       return "unknown option '\(option)'\(scope)" + (suggestion.map { "; did you mean '\($0)'?" } ?? "")
+    case .unknownAction(let action, let command, let actions, let suggestion):
+      return "unknown action '\(action)' for \(command) (\(actions.joined(separator: ", ")))"
+        + (suggestion.map { "; did you mean '\($0)'?" } ?? "")
     case .missingValue(let option):
       return "option \(option) needs a value"
     case .invalidValue(let option, let value, let expected):

@@ -391,7 +391,8 @@ public final class Environment: @unchecked Sendable {
     /// Bytes up to the highest page in use (the file's logical size).
     public var usedBytes: Int
     public var maxReaders: Int
-    /// Reader slots in use, by every process.
+    /// The reader table's high-water mark (`me_numreaders`): slots ever taken since the
+    /// lock file was made, freed ones included. `readerTable()` counts the slots held.
     public var readers: Int
   }
 

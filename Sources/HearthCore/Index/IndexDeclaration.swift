@@ -22,6 +22,39 @@ extension DocumentStore {
     if let stored { catalog.remember(stored) }
   }
 
+  /// Drops declared indexes and their entries, in one commit: after it, the database is
+  /// as if they had never been declared (queries plan without them; a query that needed
+  /// one fails again under `requireIndexes`). Numbers are not reused, so declaring an
+  /// index again fills it afresh.
+  ///
+  /// A `firestore.indexes.json` beside the database declares its indexes again at the
+  /// next open for writing.
+  ///
+  /// - Parameter file: the indexes to drop, each as declared (collection group, scope,
+  ///   fields and their orders). Field overrides cannot be dropped (declare the override
+  ///   again with the automatic indexes the field should keep); a collection-group
+  ///   single-field index is dropped as a one-field entry of `indexes` with
+  ///   `COLLECTION_GROUP` scope.
+  /// - Returns: the number of index entries removed.
+  /// - Throws: `notFound` naming the first index that is not declared (nothing is
+  ///   dropped); `invalidArgument` for field overrides; `failedPrecondition` when
+  ///   read-only.
+  @discardableResult
+  public func dropIndexes(_ file: IndexFile) throws -> Int {
+    guard !options.readOnly else {
+      throw HearthError(.failedPrecondition, "The database at \(path) is open read-only")
+    }
+    guard file.fieldOverrides.isEmpty else {
+      throw HearthError.invalidArgument(
+        "Field overrides cannot be dropped; declare the override again with the indexes the field should keep")
+    }
+    let (stored, removed): (IndexSet?, Int) = try guarded {
+      try environment.write(durable: options.durable) { txn in try drop(file.indexes, in: txn) }
+    }
+    if let stored { catalog.remember(stored) }
+    return removed
+  }
+
   /// The declared indexes and overrides.
   public func declaredIndexes() throws -> IndexFile {
     try read { try catalog.current(in: $0.txn).file }
@@ -41,6 +74,33 @@ extension DocumentStore {
     {
       throw HearthError(.invalidArgument, "\(file): \(error.message)")
     }
+  }
+
+  /// Takes `definitions` out of the catalog and deletes their entries: each declared
+  /// index's entries are one key range (`CompositeIndex.prefix`), walked from its start.
+  private func drop(_ definitions: [IndexDefinition], in txn: WriteTransaction) throws -> (IndexSet?, Int) {
+    var set = try catalog.current(in: txn)
+    var dropped: [DeclaredIndex] = []
+    for definition in definitions {
+      guard let position = set.indexes.firstIndex(where: { $0.definition == definition }) else {
+        if dropped.contains(where: { $0.definition == definition }) { continue }
+        throw HearthError(.notFound, "The index \(definition) is not declared")
+      }
+      dropped.append(set.indexes.remove(at: position))
+    }
+    guard !dropped.isEmpty else { return (nil, 0) }
+    let stored = try catalog.store(set, in: txn)
+    var removed = 0
+    let cursor = try txn.cursor(tables.indexEntries)
+    for index in dropped {
+      let prefix = CompositeIndex.prefix(index, nil)
+      // Each key goes with all its values; the cursor seeks again after each delete.
+      while let (key, _) = try cursor.seek(atLeast: prefix), key.starts(with: prefix) {
+        removed += try cursor.duplicateCount()
+        try txn.delete(Array(key), in: tables.indexEntries)
+      }
+    }
+    return (stored, removed)
   }
 
   private func declare(_ file: IndexFile, in txn: WriteTransaction) throws -> IndexSet? {

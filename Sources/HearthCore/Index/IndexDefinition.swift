@@ -181,7 +181,7 @@ public struct IndexFile: Sendable, Hashable {
   private static func fieldPath(_ value: JSONValue?, _ where: String) throws -> FieldPath {
     let text = try string(value, `where`)
     if text == "__name__" { return .documentID() }
-    do { return try FieldPath.parse(dotted: text) } catch let error as HearthError {
+    do { return try FieldPath.parse(canonical: text) } catch let error as HearthError {
       throw HearthError.invalidArgument("Invalid index file: \(`where`): \(error.message)")
     }
   }

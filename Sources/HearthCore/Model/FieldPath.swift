@@ -71,6 +71,48 @@ public struct FieldPath: Hashable, Sendable, CustomStringConvertible {
     return FieldPath(segments)
   }
 
+  /// Parses Firestore's canonical form, as `canonical` writes it: dotted names, each plain
+  /// or in backticks with `\` escaping (`` `first name`.city ``, `` `a.b` ``). Without
+  /// backticks it reads a path as `parse(dotted:)` does. Index files use this form, so
+  /// that a declared index on a name with special characters reads back as declared.
+  ///
+  /// - Throws: `invalidArgument` for an empty path or name, a backtick left open, or the
+  ///   characters `~*/[]` outside backticks.
+  public static func parse(canonical string: String) throws -> FieldPath {
+    guard string.contains("`") else { return try parse(dotted: string) }
+    var segments: [String] = []
+    var segment = ""
+    var quoted = false
+    var wasQuoted = false
+    var characters = string.makeIterator()
+    func finish() throws {
+      if segment.isEmpty || (!wasQuoted && segment.contains(where: { "~*/[]".contains($0) })) {
+        throw HearthError.invalidArgument(
+          "Invalid field path (\(string)). Names must not be empty, and outside backticks must not contain '~', "
+            + "'*', '/', '[', or ']'")
+      }
+      segments.append(segment)
+      segment = ""
+      wasQuoted = false
+    }
+    while let character = characters.next() {
+      switch character {
+      case "`":
+        quoted.toggle()
+        wasQuoted = true
+      case "\\" where quoted:
+        if let escaped = characters.next() { segment.append(escaped) }
+      case "." where !quoted: try finish()
+      default: segment.append(character)
+      }
+    }
+    guard !quoted else {
+      throw HearthError.invalidArgument("Invalid field path (\(string)). A backtick is not closed")
+    }
+    try finish()
+    return FieldPath(segments)
+  }
+
   /// Checks a path built from names (`FieldPath([...])`).
   public func validate() throws {
     if segments.isEmpty {
