@@ -299,10 +299,21 @@ public final class Environment: @unchecked Sendable {
         try grow()
         continue
       }
-      try check(commit, "mdb_txn_commit")
+      try check(diskFullWhenOutOfSpace(commit), "mdb_txn_commit")
       afterCommit?(result)
       return result
     }
+  }
+
+  /// LMDB reports a short write as `EIO`; when the file system has (next to) no space
+  /// left, that short write was a full disk, and it is reported as one (`ENOSPC`), not
+  /// as damage. The failed commit wrote nothing its readers can see.
+  private func diskFullWhenOutOfSpace(_ code: Int32) -> Int32 {
+    guard code == EIO else { return code }
+    var fileSystem = statvfs()
+    guard statvfs(path, &fileSystem) == 0 else { return code }
+    let available = Int(fileSystem.f_bavail) * Int(fileSystem.f_frsize)
+    return available < 1 << 20 ? ENOSPC : code
   }
 
   /// Runs `body` while no write of this process can begin, so that nothing it reads
