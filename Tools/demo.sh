@@ -43,7 +43,11 @@ Opening the doc shell on $db. Try:
   query group:posts where tags array-contains "swift" order by createdAt desc limit 5 --table
   query users/alice/posts where likes > 100 count
   explain users/alice/posts where likes > 100 order by likes desc
+  watch rooms/general/messages order by sentAt desc limit 5     (Ctrl-C stops it)
+  stats
+  indexes
   help
+Tab completes commands, paths and field names; Ctrl-P recalls earlier lines.
 Ctrl-D or exit leaves.
 TOUR
   exec "$bin/hearth" --db "$db"
