@@ -82,3 +82,34 @@ struct HearthBinaryTests {
     #expect(interactive.stdout == "alice\n")
   }
 }
+
+/// Another process that holds a database open: the built `hearth` as an interactive
+/// shell reading commands from a pipe that stays open, once it has answered `get DOC`.
+final class OpenShellProcess {
+  private let process = Process()
+  private let input = Pipe()
+
+  /// Starts it and waits until its answer to `get document` contains `answer`.
+  init(database path: String, document: String, answer: String) throws {
+    process.executableURL = hearthExecutable
+    process.arguments = ["--db", path]
+    let output = Pipe()
+    process.standardInput = input
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    input.fileHandleForWriting.write(Data("get \(document) --json\n".utf8))
+    var received = Data()
+    while !String(decoding: received, as: UTF8.self).contains(answer) {
+      let chunk = output.fileHandleForReading.availableData
+      if chunk.isEmpty { break }
+      received += chunk
+    }
+  }
+
+  /// Ends its input, so it exits, and waits for it.
+  func close() throws {
+    try input.fileHandleForWriting.close()
+    process.waitUntilExit()
+  }
+}

@@ -141,33 +141,14 @@ import Testing
     shell.succeed("backup", directory)
     shell.succeed("set", "users/alice", #"{"v": 2}"#)
 
-    // Another process: the interactive shell, which keeps the database open between
-    // commands, reading commands from a pipe that stays open.
-    let process = Process()
-    process.executableURL = hearthExecutable
-    process.arguments = ["--db", shell.path]
-    let input = Pipe()
-    let output = Pipe()
-    process.standardInput = input
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    input.fileHandleForWriting.write(Data("get users/alice --json\n".utf8))
-    // Wait until it has answered, so it has the database open.
-    var answer = Data()
-    while !String(decoding: answer, as: UTF8.self).contains("\"v\"") {
-      let chunk = output.fileHandleForReading.availableData
-      if chunk.isEmpty { break }
-      answer += chunk
-    }
+    let other = try OpenShellProcess(database: shell.path, document: "users/alice", answer: "\"v\"")
     let refused = shell.run("restore", directory)
     expectFailure(refused, status: .failure, code: "failedPrecondition", mentioning: ["another process"])
     #expect(shell.succeed("get", "users/alice", "--json").stdout == #"{"v":2}"# + "\n")
 
     #expect(shell.succeed("restore", directory, "--force").status == 0)
     #expect(shell.succeed("get", "users/alice", "--json").stdout == #"{"v":1}"# + "\n")
-    try input.fileHandleForWriting.close()
-    process.waitUntilExit()
+    try other.close()
   }
 }
 

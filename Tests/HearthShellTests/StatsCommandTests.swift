@@ -140,27 +140,10 @@ import Testing
     #expect(stats["collections"] == .integer(2))
     #expect(stats["processes"] == .integer(1))
 
-    let process = Process()
-    process.executableURL = hearthExecutable
-    process.arguments = ["--db", shell.path]
-    let input = Pipe()
-    let output = Pipe()
-    process.standardInput = input
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    input.fileHandleForWriting.write(Data("get users/alice --json\n".utf8))
-    // Wait until it has answered, so it has the database open.
-    var answer = Data()
-    while !String(decoding: answer, as: UTF8.self).contains("Alice") {
-      let chunk = output.fileHandleForReading.availableData
-      if chunk.isEmpty { break }
-      answer += chunk
-    }
+    let other = try OpenShellProcess(database: shell.path, document: "users/alice", answer: "Alice")
     let together = try binary.run(["--db", shell.path, "stats", "--json"])
     #expect(try JSONParser.parse(together.stdout)["processes"] == .integer(2))
-    try input.fileHandleForWriting.close()
-    process.waitUntilExit()
+    try other.close()
     let after = try binary.run(["--db", shell.path, "stats", "--json"])
     #expect(try JSONParser.parse(after.stdout)["processes"] == .integer(1))
   }
