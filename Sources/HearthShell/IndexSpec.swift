@@ -160,43 +160,15 @@ private struct SpecParser {
     return IndexSpec(collectionID: collection, groupScope: groupScope, fields: fields)
   }
 
-  /// A dotted field path: plain names, or names in backticks with `\` escaping.
+  /// A dotted field path (`FieldPathText`).
   private mutating func parseField(after context: String) throws(Problem) -> FieldPath {
     skipSpaces()
-    var segments: [String] = []
-    while true {
-      if current == "`" {
-        index += 1
-        var segment = ""
-        while true {
-          guard let character = current else { throw Problem(message: "a backtick is not closed") }
-          index += 1
-          if character == "`" { break }
-          if character == "\\", let escaped = current {
-            segment.append(escaped)
-            index += 1
-          } else {
-            segment.append(character)
-          }
-        }
-        guard !segment.isEmpty else { throw Problem(message: "a field name in backticks is empty") }
-        segments.append(segment)
-      } else {
-        guard let name = peekWord() else {
-          let found = current.map { ", found '\($0)'" } ?? ""
-          var message = "expected a field name after '\(context)'\(found)"
-          if current == "'" || current == "\"" {
-            message += "; field names with special characters go in backticks: `first name`"
-          }
-          throw Problem(message: message)
-        }
-        index += name.count
-        segments.append(name)
-      }
-      guard current == "." else { break }
-      index += 1
+    let text = FieldPathText(characters: characters, isNameCharacter: Self.isWordCharacter, column: { $0 + 1 })
+    do {
+      return try text.read(at: &index, after: context)
+    } catch {
+      throw Problem(message: error.message)
     }
-    return FieldPath(segments)
   }
 
   private var current: Character? { index < characters.count ? characters[index] : nil }

@@ -453,48 +453,18 @@ private struct ClauseParser {
 
   // MARK: Fields
 
-  /// A dotted field path: plain names, or names in backticks with `\` escaping.
+  /// A dotted field path (`FieldPathText`).
   private mutating func parseField(after context: String) throws(QueryTextError) -> FieldPath {
     skipSpaces()
-    var segments: [String] = []
-    while true {
-      if current == "`" {
-        let open = index
-        index += 1
-        var segment = ""
-        while true {
-          guard let character = current else {
-            throw fail("the backtick at column \(column(at: open)) is not closed", at: open)
-          }
-          index += 1
-          if character == "`" { break }
-          if character == "\\", let escaped = current {
-            segment.append(escaped)
-            index += 1
-          } else {
-            segment.append(character)
-          }
-        }
-        segments.append(segment)
-      } else {
-        let start = index
-        while let character = current, Self.isWordCharacter(character) { index += 1 }
-        guard index > start else {
-          if segments.isEmpty {
-            var message = "expected a field name after '\(context)'\(found(at: start))"
-            if let character = current, character == "'" || character == "\"" {
-              message += "; field names with special characters go in backticks: `first name`"
-            }
-            throw fail(message, at: start)
-          }
-          throw fail("expected a field name after '.'\(found(at: start))", at: start)
-        }
-        segments.append(String(characters[start..<index]))
-      }
-      guard current == "." else { break }
-      index += 1
+    do {
+      return try fieldPathText.read(at: &index, after: context)
+    } catch {
+      throw fail(error.message, at: error.position)
     }
-    return FieldPath(segments)
+  }
+
+  private var fieldPathText: FieldPathText {
+    FieldPathText(characters: characters, isNameCharacter: Self.isWordCharacter, column: column(at:))
   }
 
   // MARK: Values
@@ -784,13 +754,7 @@ private struct ClauseParser {
   }
 
   /// `, found 'x'` for what is at `position`, or nothing at the end.
-  private func found(at position: Int) -> String {
-    guard position < characters.count else { return "" }
-    var end = position
-    while end < characters.count, Self.isWordCharacter(characters[end]) { end += 1 }
-    if end == position { end += 1 }
-    return ", found '\(String(characters[position..<end]))'"
-  }
+  private func found(at position: Int) -> String { fieldPathText.found(at: position) }
 
   private func fail(_ message: String, at position: Int? = nil) -> QueryTextError {
     QueryTextError(kind: .syntax, message: message, column: column(at: position ?? index), text: text)

@@ -235,7 +235,7 @@ import Testing
       (["add", "users/alice/posts", "a,", "b"], "not a path: write posts"),
       (["add", "posts", "likes", "desc"], "group:posts likes desc"),
       (["add", "posts", "a", "contains,", "b", "contains"], "at most one contains field"),
-      (["add", "posts", "`a,", "b"], "a backtick is not closed"),
+      (["add", "posts", "`a,", "b"], "the backtick at column 7 is not closed"),
       (["add", "posts", "createdAt:desc,", "b"], "found ':'"),
       (["add", "posts", #""first name","#, "b"], "field names with special characters go in backticks"),
       (["add", "{"], "Invalid JSON at line 1, column 2"),

@@ -304,6 +304,7 @@ import Testing
     ("where name == Alice", 15, #"found 'Alice'; strings go in quotes: "Alice""#),
     ("where name == 'Alice", 15, "the single quote at column 15 is not closed"),
     ("where `a.b == 1", 7, "the backtick at column 7 is not closed"),
+    ("where a.`` == 1", 9, "a field name in backticks cannot be empty"),
     ("where age in 3", 14, "'in' takes a list of values in brackets"),
     ("where age in [1, 2", 19, "expected ',' or ']' in the list opened at column 14"),
     ("where a == 1 b == 2", 14, "expected 'and', 'or' or a clause"),
