@@ -10,7 +10,8 @@ struct Command: Sendable {
   let usage: String
   /// A paragraph for `help COMMAND`.
   let details: String
-  /// Command lines to copy, without the leading `hearth`.
+  /// Command lines to copy, without the leading `hearth`; one that pipes into hearth is
+  /// written whole (`gunzip -c backup.jsonl.gz | hearth import -`).
   let examples: [String]
   let options: [OptionSpec]
   /// The placeholders of its positional arguments (`DOC`, `JSON`), optional ones last.

@@ -104,7 +104,11 @@ enum HelpText {
       }
     }
     text += command.examples.count == 1 ? "\nexample:\n" : "\nexamples:\n"
-    for example in command.examples { text += "  hearth \(example)\n" }
+    for example in command.examples {
+      // A pipeline into hearth (`gunzip -c f | hearth import -`) already names it: adding
+      // `hearth ` in front printed "hearth gunzip …", a command that does not exist.
+      text += example.contains("| hearth ") ? "  \(example)\n" : "  hearth \(example)\n"
+    }
     return text
   }
 }
