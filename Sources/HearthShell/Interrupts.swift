@@ -13,12 +13,6 @@ enum Interrupts {
   static func catchInterrupts() {
     reset()
     signal(SIGINT) { _ in Interrupts.requested.store(true, ordering: .relaxed) }
-    // A blocked SIGINT is inherited from whoever started hearth (a thread of a test
-    // runner, say): unblock it, or Ctrl-C would never arrive.
-    var interrupt = sigset_t()
-    sigemptyset(&interrupt)
-    sigaddset(&interrupt, SIGINT)
-    pthread_sigmask(SIG_UNBLOCK, &interrupt, nil)
   }
 
   /// Forgets a request (before the next command starts).

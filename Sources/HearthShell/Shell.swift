@@ -24,7 +24,12 @@ public enum Shell {
   /// Runs the shell as the `hearth` process: its arguments, environment and standard
   /// streams.
   public static func main() -> Int32 {
-    run(
+    // Signals blocked by whoever started hearth (a thread of a test runner, a service
+    // manager) are inherited: unblock them, so that SIGTERM and Ctrl-C reach it.
+    var none = sigset_t()
+    sigemptyset(&none)
+    pthread_sigmask(SIG_SETMASK, &none, nil)
+    return run(
       arguments: Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment,
       stdin: StandardInput(), stdout: FileDescriptorOutput.standardOutput(),
       stderr: FileDescriptorOutput.standardError())
