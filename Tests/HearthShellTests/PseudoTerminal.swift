@@ -66,6 +66,21 @@ final class PseudoTerminal {
     }
   }
 
+  /// Waits until the line editor has the terminal (canonical mode off). libedit prints
+  /// its prompt a moment before it switches the terminal over, and a control key typed
+  /// in between is taken by the terminal's line discipline (Ctrl-D arrives as NUL).
+  /// People do not type that fast; tests wait for this before such keys.
+  @discardableResult
+  func waitUntilEditing(timeout: TimeInterval = 15) -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    var settings = termios()
+    while Date() < deadline {
+      if tcgetattr(master, &settings) == 0, settings.c_lflag & tcflag_t(ICANON) == 0 { return true }
+      readAvailable(waitingUpTo: 0.01)
+    }
+    return false
+  }
+
   /// Where the output ends now, for `waitFor(_:after:)` and `visible(from:)`.
   var mark: Int { output.utf8.count }
 

@@ -46,6 +46,7 @@ struct TerminalSessionTests {
     #expect(!terminal.visible(from: mark).contains("users/alice\n"))
 
     // Ctrl-P brings it back from history; Enter runs it again.
+    #expect(terminal.waitUntilEditing())
     mark = terminal.mark
     terminal.type("\u{10}\r")
     #expect(terminal.waitFor("users/bob\nhearth:app.hearth> ", after: mark), "history: \(terminal.visible(from: mark))")
@@ -64,6 +65,7 @@ struct TerminalSessionTests {
     #expect(terminal.visible(from: mark).contains("alice"))
 
     // Ctrl-C drops the line being typed: it does not run.
+    #expect(terminal.waitUntilEditing())
     mark = terminal.mark
     terminal.type("\u{03}")
     #expect(terminal.waitFor("hearth:app.hearth> ", after: mark))
@@ -85,6 +87,7 @@ struct TerminalSessionTests {
 
     // Ctrl-D at an empty prompt leaves with status 0.
     #expect(terminal.waitFor("}\nhearth:app.hearth> ", after: mark))
+    #expect(terminal.waitUntilEditing())
     mark = terminal.mark
     terminal.type("\u{04}")
     #expect(terminal.waitForExit() == 0, "after Ctrl-D: \(terminal.visible(from: mark))")
@@ -106,6 +109,7 @@ struct TerminalSessionTests {
 
     // A new session: Ctrl-P twice reaches the first session's command.
     let second = try open()
+    #expect(second.waitUntilEditing())
     let mark = second.mark
     second.type("\u{10}\u{10}\r")
     #expect(second.waitFor("\"Hello\"", after: mark), "\(second.visible(from: mark))")
