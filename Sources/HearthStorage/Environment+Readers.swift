@@ -1,0 +1,56 @@
+import CLMDB
+import Foundation
+
+extension Environment {
+  /// One slot of LMDB's reader table, which every process that has the database open
+  /// shares.
+  public struct ReaderSlot: Sendable, Equatable {
+    /// The process that holds the slot. A process that died while reading keeps its slot
+    /// until `clearStaleReaders()` (or an open, or a growth of the map) clears it.
+    public var processID: Int32
+    /// The commit that the slot's transaction reads (and so keeps: LMDB reuses no page
+    /// that a reader may still see); `nil` for an idle slot, kept for the next read.
+    public var transactionID: Int?
+  }
+
+  /// The reader slots in use, by every process.
+  ///
+  /// - Throws: `StorageError` when the environment is closed.
+  public func readerSlots() throws -> [ReaderSlot] {
+    gate.lockShared()
+    defer { gate.unlock() }
+    guard let env = handle else { throw StorageError.closed("mdb_reader_list") }
+    var lines: [String] = []
+    let rc = withUnsafeMutablePointer(to: &lines) { pointer in
+      mdb_reader_list(
+        env,
+        { message, context in
+          guard let message, let context else { return 0 }
+          context.assumingMemoryBound(to: [String].self).pointee.append(String(cString: message))
+          return 0
+        }, pointer)
+    }
+    try check(rc, "mdb_reader_list")
+    // Lines are "pid thread txnid" (txnid "-" when idle), after a header line.
+    return lines.compactMap { line in
+      let fields = line.split(whereSeparator: \.isWhitespace)
+      guard fields.count == 3, let processID = Int32(fields[0]) else { return nil }
+      return ReaderSlot(processID: processID, transactionID: Int(fields[2]))
+    }
+  }
+
+  /// Clears the reader slots of processes that died while reading (LMDB's
+  /// `mdb_reader_check`), so that the pages their snapshots kept can be reused; returns
+  /// how many were cleared. Opening an environment and growing its map do this too.
+  ///
+  /// - Throws: `StorageError` when the environment is closed.
+  @discardableResult
+  public func clearStaleReaders() throws -> Int {
+    gate.lockShared()
+    defer { gate.unlock() }
+    guard let env = handle else { throw StorageError.closed("mdb_reader_check") }
+    var dead: Int32 = 0
+    try check(mdb_reader_check(env, &dead), "mdb_reader_check")
+    return Int(dead)
+  }
+}
