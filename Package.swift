@@ -27,7 +27,7 @@ let package = Package(
     .target(name: "HearthShell", dependencies: ["Hearth", "CEditLine"]),
     .executableTarget(name: "hearth", dependencies: ["HearthShell"]),
 
-    // Developer tools: the benchmark and the demo-data writer.
+    // Developer tools: the benchmark, the demo-data writer and the torture worker.
     .systemLibrary(
       name: "CSQLite",
       path: "Tools/Bench/CSQLite",
@@ -40,13 +40,16 @@ let package = Package(
       path: "Tools/Bench/Sources"
     ),
     .executableTarget(name: "hearth-demo", dependencies: ["Hearth"], path: "Tools/Demo"),
+    // The crash and many-process harnesses' worker (Tools/crash-test.sh, CrashHarnessTests).
+    .executableTarget(name: "hearth-torture", dependencies: ["Hearth", "HearthStorage"], path: "Tools/Torture"),
     // The README's example, built and run by the tests so that it stays true.
     .executableTarget(name: "quickstart", dependencies: ["Hearth"], path: "Examples/Quickstart"),
 
     .testTarget(name: "HearthStorageTests", dependencies: ["HearthStorage"]),
     .testTarget(name: "HearthCoreTests", dependencies: ["HearthCore"]),
     .testTarget(name: "HearthTests", dependencies: ["Hearth"]),
-    .testTarget(name: "HearthShellTests", dependencies: ["HearthShell", "Hearth", "HearthCore", "CTestTerminal"]),
+    .testTarget(
+      name: "HearthShellTests", dependencies: ["HearthShell", "Hearth", "HearthCore", "HearthStorage", "CTestTerminal"]),
     // Pseudo-terminal calls for the interactive shell's terminal tests.
     .target(name: "CTestTerminal", path: "Tests/CTestTerminal"),
   ],

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs what the build needs, then runs the whole test suite.
+# Installs what the build needs, then runs the whole test suite, with the short forms of
+# the crash harnesses (CrashHarnessTests; Tools/crash-test.sh runs the long forms).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 Tools/setup.sh

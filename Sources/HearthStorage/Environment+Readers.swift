@@ -18,30 +18,62 @@ extension Environment {
   /// without releasing them (as `mdb_stat -rr` does).
   ///
   /// `Statistics.readers` cannot say this: LMDB's `me_numreaders` is the table's
-  /// high-water mark, and freed slots stay counted in it. `mdb_reader_list` is LMDB's one
-  /// way to see the table; it hands over a line per held slot (`pid thread txnid`).
+  /// high-water mark, and freed slots stay counted in it.
   public func readerTable() throws -> ReaderTable {
+    try clearStaleReaders()
+    let slots = try readerSlots()
+    return ReaderTable(slots: slots.count, processes: Set(slots.map(\.processID)).count)
+  }
+
+  /// One slot of LMDB's reader table, which every process that has the database open
+  /// shares.
+  public struct ReaderSlot: Sendable, Equatable {
+    /// The process that holds the slot. A process that died while reading keeps its slot
+    /// until `clearStaleReaders()` (or an open, or a growth of the map) clears it.
+    public var processID: Int32
+    /// The commit that the slot's transaction reads (and so keeps: LMDB reuses no page
+    /// that a reader may still see); `nil` for an idle slot, kept for the next read.
+    public var transactionID: Int?
+  }
+
+  /// The reader slots in use, by every process.
+  ///
+  /// - Throws: `StorageError` when the environment is closed.
+  public func readerSlots() throws -> [ReaderSlot] {
     gate.lockShared()
     defer { gate.unlock() }
     guard let env = handle else { throw StorageError.closed("mdb_reader_list") }
-    var dead: Int32 = 0
-    mdb_reader_check(env, &dead)
-    var pids: [Int32] = []
-    let rc = withUnsafeMutablePointer(to: &pids) { pids in
+    var lines: [String] = []
+    let rc = withUnsafeMutablePointer(to: &lines) { pointer in
       mdb_reader_list(
         env,
         { message, context in
-          // A slot's line starts with its process ID; the header and "(no active
-          // readers)" do not.
           guard let message, let context else { return 0 }
-          let line = String(cString: message)
-          if let first = line.split(separator: " ").first, let pid = Int32(first) {
-            context.assumingMemoryBound(to: [Int32].self).pointee.append(pid)
-          }
+          context.assumingMemoryBound(to: [String].self).pointee.append(String(cString: message))
           return 0
-        }, pids)
+        }, pointer)
     }
-    guard rc >= 0 else { throw StorageError(code: rc, operation: "mdb_reader_list") }
-    return ReaderTable(slots: pids.count, processes: Set(pids).count)
+    try check(rc, "mdb_reader_list")
+    // Lines are "pid thread txnid" (txnid "-" when idle), after a header line.
+    return lines.compactMap { line in
+      let fields = line.split(whereSeparator: \.isWhitespace)
+      guard fields.count == 3, let processID = Int32(fields[0]) else { return nil }
+      return ReaderSlot(processID: processID, transactionID: Int(fields[2]))
+    }
+  }
+
+  /// Clears the reader slots of processes that died while reading (LMDB's
+  /// `mdb_reader_check`), so that the pages their snapshots kept can be reused; returns
+  /// how many were cleared. Opening an environment and growing its map do this too.
+  ///
+  /// - Throws: `StorageError` when the environment is closed.
+  @discardableResult
+  public func clearStaleReaders() throws -> Int {
+    gate.lockShared()
+    defer { gate.unlock() }
+    guard let env = handle else { throw StorageError.closed("mdb_reader_check") }
+    var dead: Int32 = 0
+    try check(mdb_reader_check(env, &dead), "mdb_reader_check")
+    return Int(dead)
   }
 }

@@ -59,6 +59,9 @@ public final class Environment: @unchecked Sendable {
   private var idleReaders: [OpaquePointer] = []
   private let idleReadersLock = NSLock()
   private static let idleReaderLimit = 32
+  /// How often this process grew the map, and adopted a map another process grew.
+  private let growths = Atomic<Int>(0)
+  private let adoptions = Atomic<Int>(0)
 
   // MARK: - Opening and closing
 
@@ -178,11 +181,14 @@ public final class Environment: @unchecked Sendable {
     writerLock.lock()
     defer { writerLock.unlock() }
     if let table = tables[name] { return table }
-    gate.lockShared()
+    // Through `begin`, like every transaction, so that `MDB_MAP_RESIZED` is adopted: an
+    // environment opened on data bigger than `initialMapSize` maps exactly the data's size,
+    // so a single commit by another process before the tables are open outgrows it (a
+    // process opening a database while others wrote to it used to fail here).
+    let (_, txn) = try begin("mdb_dbi_open \(name)") { env, txn in
+      mdb_txn_begin(env, nil, create ? 0 : UInt32(MDB_RDONLY), &txn)
+    }
     defer { gate.unlock() }
-    guard let env = handle else { throw StorageError.closed("mdb_dbi_open \(name)") }
-    var txn: OpaquePointer?
-    try check(mdb_txn_begin(env, nil, create ? 0 : UInt32(MDB_RDONLY), &txn), "mdb_txn_begin")
     var dbi = MDB_dbi()
     var flags: UInt32 = duplicateSort ? UInt32(MDB_DUPSORT) : 0
     if create { flags |= UInt32(MDB_CREATE) }
@@ -393,7 +399,8 @@ public final class Environment: @unchecked Sendable {
     return Statistics(
       mapSize: Int(info.me_mapsize), pageSize: Int(stat.ms_psize),
       usedBytes: (Int(info.me_last_pgno) + 1) * Int(stat.ms_psize),
-      maxReaders: Int(info.me_maxreaders), readers: Int(info.me_numreaders))
+      maxReaders: Int(info.me_maxreaders), readers: Int(info.me_numreaders),
+      mapGrowths: growths.load(ordering: .relaxed), mapAdoptions: adoptions.load(ordering: .relaxed))
   }
 
   public struct Statistics: Sendable {
@@ -405,6 +412,11 @@ public final class Environment: @unchecked Sendable {
     /// The reader table's high-water mark (`me_numreaders`): slots ever taken since the
     /// lock file was made, freed ones included. `readerTable()` counts the slots held.
     public var readers: Int
+    /// How many times this process grew the map itself.
+    public var mapGrowths: Int
+    /// How many times this process adopted a map that another process had grown
+    /// (`MDB_MAP_RESIZED`).
+    public var mapAdoptions: Int
   }
 
   /// Grows the map before a write when three quarters of it are in use, so that most
@@ -426,6 +438,7 @@ public final class Environment: @unchecked Sendable {
       let current = Int(info.me_mapsize)
       let next = current < 1 << 30 ? current * 2 : current + (1 << 30)
       try check(mdb_env_set_mapsize(env, next), "mdb_env_set_mapsize \(next)")
+      growths.add(1, ordering: .relaxed)
     }
   }
 
@@ -434,6 +447,7 @@ public final class Environment: @unchecked Sendable {
     try gate.withExclusive {
       guard let env = handle else { throw StorageError.closed("mdb_env_set_mapsize") }
       try check(mdb_env_set_mapsize(env, 0), "mdb_env_set_mapsize (adopt)")
+      adoptions.add(1, ordering: .relaxed)
     }
   }
 

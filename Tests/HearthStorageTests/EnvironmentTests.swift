@@ -233,5 +233,43 @@ private func string(_ buffer: UnsafeRawBufferPointer?) -> String? { buffer.map {
     #expect(count == 4)
     #expect(environment.mapSize >= 64 << 20)
     try environment.write { txn in try txn.put(bytes("b"), bytes("2"), in: table) }
+    #expect(try environment.statistics().mapAdoptions == 1)
+  }
+
+  /// Opening a table adopts a map grown elsewhere too: several processes opening a
+  /// database while others write meet this between opening the environment and opening
+  /// its tables.
+  @Test func aTableOpensAfterTheMapGrewElsewhere() throws {
+    let directory = TemporaryDirectory()
+    var options = Environment.Options()
+    options.initialMapSize = 1 << 20
+    let environment = try Environment.open(path: directory.path, options: options)
+    defer { environment.close() }
+
+    var other: OpaquePointer?
+    #expect(mdb_env_create(&other) == 0)
+    #expect(mdb_env_set_maxdbs(other, 8) == 0)
+    #expect(mdb_env_set_mapsize(other, 64 << 20) == 0)
+    #expect(mdb_env_open(other, directory.path, UInt32(MDB_NOTLS | MDB_NOSYNC), 0o600) == 0)
+    var txn: OpaquePointer?
+    #expect(mdb_txn_begin(other, nil, 0, &txn) == 0)
+    var dbi = MDB_dbi()
+    #expect(mdb_dbi_open(txn, "t", UInt32(MDB_CREATE), &dbi) == 0)
+    var big = [UInt8](repeating: 9, count: 4 << 20)
+    var keyBytes = bytes("big")
+    keyBytes.withUnsafeMutableBytes { keyBuffer in
+      big.withUnsafeMutableBytes { valueBuffer in
+        var key = MDB_val(mv_size: keyBuffer.count, mv_data: keyBuffer.baseAddress)
+        var value = MDB_val(mv_size: valueBuffer.count, mv_data: valueBuffer.baseAddress)
+        #expect(mdb_put(txn, dbi, &key, &value, 0) == 0)
+      }
+    }
+    #expect(mdb_txn_commit(txn) == 0)
+    mdb_env_close(other)
+
+    let table = try environment.table("t", create: false)
+    let created = try environment.table("u")
+    try environment.write { txn in try txn.put(bytes("a"), bytes("1"), in: created) }
+    #expect(try environment.read { txn in try txn.get(bytes("big"), in: table)?.count } == 4 << 20)
   }
 }

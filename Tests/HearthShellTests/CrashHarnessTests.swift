@@ -1,0 +1,231 @@
+import Foundation
+import Hearth
+import HearthCore
+import HearthStorage
+import Testing
+
+/// The torture worker (`Tools/Torture`), built next to `hearth`.
+let tortureExecutable: URL? = hearthExecutable.map {
+  $0.deletingLastPathComponent().appendingPathComponent("hearth-torture")
+}.flatMap { FileManager.default.isExecutableFile(atPath: $0.path) ? $0 : nil }
+
+/// The short forms of the crash harnesses (`Tools/crash-test.sh` runs the long ones): a
+/// writer killed with SIGKILL at random moments loses no acknowledged commit; four
+/// processes counting in transactions while a fifth listens lose no increment and no
+/// change; a reader killed inside its transaction leaves a slot that is cleared, and its
+/// snapshot's pages are reused.
+@Suite(
+  .serialized,
+  .enabled(if: tortureExecutable != nil, "hearth-torture is not built next to the tests (run swift build first)"))
+struct CrashHarnessTests {
+  /// A directory for one test's database, log and error output.
+  final class Scratch {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-torture-\(UUID().uuidString)")
+      .path
+    init() throws { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+    var database: String { path + "/db" }
+  }
+
+  /// A running `hearth-torture`, its standard output line by line, its errors in a file.
+  final class Worker {
+    let process = Process()
+    let lines: LineInbox
+    let errorFile: String
+
+    init(_ arguments: [String], scratch: Scratch) throws {
+      process.executableURL = tortureExecutable
+      process.arguments = arguments
+      let output = Pipe()
+      process.standardOutput = output
+      errorFile = scratch.path + "/stderr-\(UUID().uuidString)"
+      _ = FileManager.default.createFile(atPath: errorFile, contents: nil)
+      process.standardError = FileHandle(forWritingAtPath: errorFile)
+      lines = LineInbox(output.fileHandleForReading)
+      try process.run()
+    }
+
+    var errors: String { (try? String(contentsOfFile: errorFile, encoding: .utf8)) ?? "" }
+
+    /// Waits for the process to end; kills it if it outlives `timeout`. Its exit status
+    /// (`nil` when it was killed).
+    @discardableResult
+    func wait(timeout: TimeInterval = 60) -> Int32? {
+      let deadline = Date().addingTimeInterval(timeout)
+      while process.isRunning && Date() < deadline { usleep(10_000) }
+      if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+      process.waitUntilExit()
+      return process.terminationReason == .exit ? process.terminationStatus : nil
+    }
+
+    /// Kills the process with SIGKILL; whether it was still running.
+    func killNow() -> Bool {
+      let running = process.isRunning
+      kill(process.processIdentifier, SIGKILL)
+      process.waitUntilExit()
+      return running && process.terminationReason == .uncaughtSignal
+    }
+
+    /// Its one JSON line.
+    func summary(timeout: TimeInterval = 30) throws -> JSONValue {
+      let line = try #require(lines.next(timeout: timeout), "no output; stderr: \(errors)")
+      return try JSONParser.parse(line)
+    }
+  }
+
+  /// Runs `hearth-torture ARGUMENTS` to its end: its status and its one JSON line.
+  func run(_ arguments: [String], scratch: Scratch) throws -> (status: Int32?, summary: JSONValue, errors: String) {
+    let worker = try Worker(arguments, scratch: scratch)
+    let status = worker.wait()
+    let summary = try worker.summary(timeout: 1)
+    return (status, summary, worker.errors)
+  }
+
+  static func integer(_ value: JSONValue?) -> Int {
+    if case .integer(let number)? = value { return Int(number) }
+    return -1
+  }
+
+  static func loggedCommits(_ log: String) -> Int {
+    guard let data = FileManager.default.contents(atPath: log) else { return 0 }
+    return max(0, data.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) } - 1)
+  }
+
+  // MARK: - Kill -9
+
+  /// A writer making durable commits of every kind (sets, merges, updates with
+  /// transforms, batches, transactions, deletes) is killed with SIGKILL at a random moment
+  /// after it has committed, four times; after each kill the database opens, `check`
+  /// passes and holds every commit the writer's log acknowledged (and, maybe, the one it
+  /// was making).
+  @Test func aWriterKilledAtRandomMomentsLosesNoAcknowledgedCommit() throws {
+    let scratch = try Scratch()
+    let log = scratch.path + "/log"
+    let seed = UInt64.random(in: 1...UInt64(Int64.max))
+    var acknowledged = 0
+    for kill in 1...4 {
+      let writer = try Worker(["writer", scratch.database, log, "\(seed)"], scratch: scratch)
+      let deadline = Date().addingTimeInterval(60)
+      while Self.loggedCommits(log) <= acknowledged && writer.process.isRunning && Date() < deadline {
+        usleep(2_000)
+      }
+      usleep(UInt32.random(in: 0...200_000))
+      try #require(writer.killNow(), "seed \(seed), kill \(kill): the writer stopped by itself: \(writer.errors)")
+
+      let verify = try run(["verify", scratch.database, log], scratch: scratch)
+      #expect(verify.status == 0, "seed \(seed), kill \(kill): \(verify.summary) \(verify.errors)")
+      #expect(verify.summary["ok"] == .bool(true))
+      let count = Self.integer(verify.summary["acknowledged"])
+      #expect(count > acknowledged, "seed \(seed), kill \(kill): no commit since the last kill")
+      acknowledged = count
+    }
+  }
+
+  // MARK: - Many processes
+
+  /// Four processes run 25 transactions each that increment one counter and write an
+  /// item of ~12 KB (the map, 1 MiB at first, must grow while they run), while a fifth
+  /// listens and reads, and others open the database and read: the counter ends at 100,
+  /// every transaction saw a different counter value, `check` passes, the listener saw
+  /// every item arrive once, no reader saw the counter go back, and processes adopted the
+  /// map that others grew.
+  @Test func fourProcessesCountInTransactionsWhileAFifthListens() throws {
+    let scratch = try Scratch()
+    let (workers, count) = (4, 25)
+    let listener = try Worker(["listen", scratch.database, "\(workers)", "\(count)", "60"], scratch: scratch)
+    try #require(listener.lines.next(timeout: 30) == "ready", "the listener did not start: \(listener.errors)")
+
+    let counters = try (0..<workers).map {
+      try Worker(["counter", scratch.database, "\(count)", "w\($0)", "12000"], scratch: scratch)
+    }
+    // Meanwhile, other processes open the database (with a map smaller than the data, which
+    // the counters keep growing) and read the counter, one after another.
+    var peeks: [Int] = []
+    while counters.contains(where: \.process.isRunning) {
+      let peek = try run(["peek", scratch.database], scratch: scratch)
+      #expect(peek.status == 0, "a process opening the database while others write failed: \(peek.errors)")
+      peeks.append(Self.integer(peek.summary["counter"]))
+    }
+    #expect(peeks == peeks.sorted(), "the counter went back: \(peeks)")
+
+    var growths = 0
+    for counter in counters {
+      #expect(counter.wait() == 0, "\(counter.errors)")
+      let summary = try counter.summary(timeout: 1)
+      #expect(Self.integer(summary["commits"]) == count)
+      growths += Self.integer(summary["mapGrowths"])
+    }
+    #expect(listener.wait() == 0, "\(listener.errors)")
+    let heard = try listener.summary(timeout: 1)
+    #expect(heard["ok"] == .bool(true), "\(heard)")
+    #expect(Self.integer(heard["items"]) == workers * count)
+    #expect(Self.integer(heard["counter"]) == workers * count)
+
+    let verify = try run(["verify-counters", scratch.database, "\(workers)", "\(count)"], scratch: scratch)
+    #expect(verify.status == 0, "\(verify.summary) \(verify.errors)")
+    #expect(Self.integer(verify.summary["counter"]) == workers * count)
+
+    // The data outgrew the first map: the writers grew it, and the listener, which never
+    // writes, adopted their growth (`MDB_MAP_RESIZED`) to read on.
+    #expect(Self.integer(verify.summary["fileBytes"]) > 1 << 20)
+    #expect(growths >= 1)
+    #expect(Self.integer(heard["mapAdoptions"]) >= 1, "\(heard)")
+    #expect(Self.integer(heard["mapSize"]) > 1 << 20)
+  }
+
+  // MARK: - Stale readers
+
+  /// A process killed inside a read transaction leaves its reader slot behind, and the
+  /// slot's snapshot keeps the pages freed after it. Growing the map clears the slot, so a
+  /// writer rewriting the same documents reuses pages instead of growing the file without
+  /// bound; and opening the database in another process clears such a slot too.
+  @Test func aKilledReadersSlotIsClearedAndItsPagesAreReused() throws {
+    let scratch = try Scratch()
+    var settings = Settings()
+    settings.initialMapSize = 1 << 20
+    settings.durability = .relaxed
+    let db = try Database(path: scratch.database, settings: settings)
+    defer { db.close() }
+    let environment = try Environment.open(path: db.path)
+    defer { environment.close() }
+    let payload = String(repeating: "x", count: 4000)
+    func rewrite(_ round: Int) throws {
+      let batch = db.batch()
+      for index in 0..<10 {
+        batch.setData(["round": round, "payload": payload], forDocument: db.document("churn/d\(index)"))
+      }
+      try batch.commit()
+    }
+    try rewrite(0)
+
+    func holdReader() throws -> Int32 {
+      let reader = try Worker(["hold-reader", scratch.database], scratch: scratch)
+      let line = try #require(reader.lines.next(timeout: 30), "\(reader.errors)")
+      let pid = try #require(line.split(separator: " ").dropFirst().first.flatMap { Int32($0) }, "\(line)")
+      #expect(try environment.readerSlots().contains { $0.processID == pid && $0.transactionID != nil })
+      #expect(reader.killNow())
+      // LMDB does not notice by itself: the dead process's slot still holds its snapshot.
+      #expect(try environment.readerSlots().contains { $0.processID == pid && $0.transactionID != nil })
+      return pid
+    }
+
+    // 300 rewrites of ~40 KB: 12 MB of pages freed, which the stale snapshot would keep.
+    let first = try holdReader()
+    for round in 1...300 { try rewrite(round) }
+    #expect(try !environment.readerSlots().contains { $0.processID == first })
+    let size = try #require(try FileManager.default.attributesOfItem(atPath: db.path + "/data.mdb")[.size] as? Int)
+    #expect(size < 4 << 20, "data.mdb is \(size) bytes after rewriting 40 KB 300 times")
+    #expect(try db.check().ok)
+
+    // Opening the database in another process clears a dead reader's slot.
+    let second = try holdReader()
+    let listing = try run(["readers", scratch.database], scratch: scratch)
+    #expect(listing.status == 0, "\(listing.errors)")
+    guard case .array(let readers)? = listing.summary["readers"] else {
+      Issue.record("no readers in \(listing.summary)")
+      return
+    }
+    #expect(!readers.contains(.integer(Int64(second))))
+    #expect(try !environment.readerSlots().contains { $0.processID == second })
+  }
+}
