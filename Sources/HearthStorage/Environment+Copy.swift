@@ -16,6 +16,19 @@ extension Environment {
   ///   when it throws, nothing more is written and the copy fails with its error.
   /// - Throws: `StorageError` (`EEXIST` when the directory already holds a `data.mdb`).
   public func copy(to directory: String, progress: ((Int) throws -> Void)? = nil) throws {
+    while true {
+      do {
+        return try copyOnce(to: directory, progress: progress)
+      } catch let error as StorageError where error.code == MDB_MAP_RESIZED {
+        // Another process grew the map since this one last began a transaction, and
+        // LMDB's copy begins its own: take up the new size and copy again.
+        try? FileManager.default.removeItem(atPath: directory + "/data.mdb")
+        try adoptGrownMap()
+      }
+    }
+  }
+
+  private func copyOnce(to directory: String, progress: ((Int) throws -> Void)?) throws {
     gate.lockShared()
     defer { gate.unlock() }
     guard let env = handle else { throw StorageError.closed("mdb_env_copyfd2") }

@@ -443,7 +443,7 @@ public final class Environment: @unchecked Sendable {
   }
 
   /// Adopts the larger map that another process set (after `MDB_MAP_RESIZED`).
-  private func adoptGrownMap() throws {
+  func adoptGrownMap() throws {
     try gate.withExclusive {
       guard let env = handle else { throw StorageError.closed("mdb_env_set_mapsize") }
       try check(mdb_env_set_mapsize(env, 0), "mdb_env_set_mapsize (adopt)")
