@@ -62,6 +62,8 @@ public final class Environment: @unchecked Sendable {
   /// How often this process grew the map, and adopted a map another process grew.
   private let growths = Atomic<Int>(0)
   private let adoptions = Atomic<Int>(0)
+  /// When writes last cleared dead processes' reader slots (uptime, nanoseconds).
+  private let lastReaderCheck = Atomic<UInt64>(0)
 
   // MARK: - Opening and closing
 
@@ -274,6 +276,7 @@ public final class Environment: @unchecked Sendable {
       WriterThread.set(nil)
       writerLock.unlock()
     }
+    clearStaleReadersEverySecond()
     while true {
       try growIfNearlyFull()
       let (env, txn) = try begin("write") { env, txn in mdb_txn_begin(env, nil, 0, &txn) }
@@ -440,6 +443,18 @@ public final class Environment: @unchecked Sendable {
       try check(mdb_env_set_mapsize(env, next), "mdb_env_set_mapsize \(next)")
       growths.add(1, ordering: .relaxed)
     }
+  }
+
+  /// A process killed inside a read transaction keeps its slot, and with it every page
+  /// freed after its snapshot, until someone clears the slot: writes do so at most once
+  /// a second (a scan of the reader table), besides at open and before growing the map.
+  private func clearStaleReadersEverySecond() {
+    let now = DispatchTime.now().uptimeNanoseconds
+    let last = lastReaderCheck.load(ordering: .relaxed)
+    guard now &- last >= 1_000_000_000,
+      lastReaderCheck.compareExchange(expected: last, desired: now, ordering: .relaxed).exchanged
+    else { return }
+    _ = try? clearStaleReaders()
   }
 
   /// Adopts the larger map that another process set (after `MDB_MAP_RESIZED`).

@@ -228,4 +228,40 @@ struct CrashHarnessTests {
     #expect(!readers.contains(.integer(Int64(second))))
     #expect(try !environment.readerSlots().contains { $0.processID == second })
   }
+
+  /// With room in the map, no growth comes to clear a dead reader's slot: writes clear
+  /// it themselves, once a second, so its snapshot keeps pages for about a second only.
+  @Test func writesClearADeadReadersSlotWithoutAGrowth() throws {
+    let scratch = try Scratch()
+    var settings = Settings()
+    settings.durability = .relaxed
+    let db = try Database(path: scratch.database, settings: settings)
+    defer { db.close() }
+    let environment = try Environment.open(path: db.path)
+    defer { environment.close() }
+    let payload = String(repeating: "x", count: 4000)
+    func rewrite(_ round: Int) throws {
+      let batch = db.batch()
+      for index in 0..<10 {
+        batch.setData(["round": round, "payload": payload], forDocument: db.document("churn/d\(index)"))
+      }
+      try batch.commit()
+    }
+    try rewrite(0)
+
+    let reader = try Worker(["hold-reader", scratch.database], scratch: scratch)
+    let line = try #require(reader.lines.next(timeout: 30), "\(reader.errors)")
+    let pid = try #require(line.split(separator: " ").dropFirst().first.flatMap { Int32($0) }, "\(line)")
+    #expect(reader.killNow())
+    #expect(try environment.readerSlots().contains { $0.processID == pid && $0.transactionID != nil })
+
+    // A second later, 300 rewrites of ~40 KB (12 MB freed) in a 64 MiB map that never
+    // needs to grow.
+    usleep(1_100_000)
+    for round in 1...300 { try rewrite(round) }
+    #expect(try !environment.readerSlots().contains { $0.processID == pid })
+    let size = try #require(try FileManager.default.attributesOfItem(atPath: db.path + "/data.mdb")[.size] as? Int)
+    #expect(size < 4 << 20, "data.mdb is \(size) bytes after rewriting 40 KB 300 times")
+    #expect(try environment.statistics().mapGrowths == 0)
+  }
 }
