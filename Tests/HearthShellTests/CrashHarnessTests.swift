@@ -175,20 +175,29 @@ struct CrashHarnessTests {
 
   // MARK: - Stale readers
 
-  /// A process killed inside a read transaction leaves its reader slot behind, and the
-  /// slot's snapshot keeps the pages freed after it. Growing the map clears the slot, so a
-  /// writer rewriting the same documents reuses pages instead of growing the file without
-  /// bound; and opening the database in another process clears such a slot too.
-  @Test func aKilledReadersSlotIsClearedAndItsPagesAreReused() throws {
-    let scratch = try Scratch()
-    var settings = Settings()
-    settings.initialMapSize = 1 << 20
-    settings.durability = .relaxed
-    let db = try Database(path: scratch.database, settings: settings)
-    defer { db.close() }
-    let environment = try Environment.open(path: db.path)
-    defer { environment.close() }
-    let payload = String(repeating: "x", count: 4000)
+  /// A database whose ten documents of ~4 KB are rewritten round after round, and
+  /// reader processes that die inside their read transaction.
+  private final class Churn {
+    let scratch: Scratch
+    let db: Database
+    let environment: Environment
+    private let payload = String(repeating: "x", count: 4000)
+
+    init(initialMapSize: Int? = nil) throws {
+      scratch = try Scratch()
+      var settings = Settings()
+      if let initialMapSize { settings.initialMapSize = initialMapSize }
+      settings.durability = .relaxed
+      db = try Database(path: scratch.database, settings: settings)
+      environment = try Environment.open(path: db.path)
+      try rewrite(0)
+    }
+
+    deinit {
+      environment.close()
+      db.close()
+    }
+
     func rewrite(_ round: Int) throws {
       let batch = db.batch()
       for index in 0..<10 {
@@ -196,72 +205,72 @@ struct CrashHarnessTests {
       }
       try batch.commit()
     }
-    try rewrite(0)
 
-    func holdReader() throws -> Int32 {
+    /// Starts a process that holds a read transaction, kills it, and returns its ID.
+    func killedReader() throws -> Int32 {
       let reader = try Worker(["hold-reader", scratch.database], scratch: scratch)
       let line = try #require(reader.lines.next(timeout: 30), "\(reader.errors)")
       let pid = try #require(line.split(separator: " ").dropFirst().first.flatMap { Int32($0) }, "\(line)")
-      #expect(try environment.readerSlots().contains { $0.processID == pid && $0.transactionID != nil })
+      #expect(try holdsSnapshot(pid))
       #expect(reader.killNow())
       // LMDB does not notice by itself: the dead process's slot still holds its snapshot.
-      #expect(try environment.readerSlots().contains { $0.processID == pid && $0.transactionID != nil })
+      #expect(try holdsSnapshot(pid))
       return pid
     }
 
+    func holdsSlot(_ pid: Int32) throws -> Bool { try environment.readerSlots().contains { $0.processID == pid } }
+
+    private func holdsSnapshot(_ pid: Int32) throws -> Bool {
+      try environment.readerSlots().contains { $0.processID == pid && $0.transactionID != nil }
+    }
+
+    var dataFileSize: Int {
+      get throws {
+        try #require(try FileManager.default.attributesOfItem(atPath: db.path + "/data.mdb")[.size] as? Int)
+      }
+    }
+  }
+
+  /// A process killed inside a read transaction leaves its reader slot behind, and the
+  /// slot's snapshot keeps the pages freed after it. Growing the map clears the slot, so a
+  /// writer rewriting the same documents reuses pages instead of growing the file without
+  /// bound; and opening the database in another process clears such a slot too.
+  @Test func aKilledReadersSlotIsClearedAndItsPagesAreReused() throws {
+    let churn = try Churn(initialMapSize: 1 << 20)
+
     // 300 rewrites of ~40 KB: 12 MB of pages freed, which the stale snapshot would keep.
-    let first = try holdReader()
-    for round in 1...300 { try rewrite(round) }
-    #expect(try !environment.readerSlots().contains { $0.processID == first })
-    let size = try #require(try FileManager.default.attributesOfItem(atPath: db.path + "/data.mdb")[.size] as? Int)
+    let first = try churn.killedReader()
+    for round in 1...300 { try churn.rewrite(round) }
+    #expect(try !churn.holdsSlot(first))
+    let size = try churn.dataFileSize
     #expect(size < 4 << 20, "data.mdb is \(size) bytes after rewriting 40 KB 300 times")
-    #expect(try db.check().ok)
+    #expect(try churn.db.check().ok)
 
     // Opening the database in another process clears a dead reader's slot.
-    let second = try holdReader()
-    let listing = try run(["readers", scratch.database], scratch: scratch)
+    let second = try churn.killedReader()
+    let listing = try run(["readers", churn.scratch.database], scratch: churn.scratch)
     #expect(listing.status == 0, "\(listing.errors)")
     guard case .array(let readers)? = listing.summary["readers"] else {
       Issue.record("no readers in \(listing.summary)")
       return
     }
     #expect(!readers.contains(.integer(Int64(second))))
-    #expect(try !environment.readerSlots().contains { $0.processID == second })
+    #expect(try !churn.holdsSlot(second))
   }
 
   /// With room in the map, no growth comes to clear a dead reader's slot: writes clear
   /// it themselves, once a second, so its snapshot keeps pages for about a second only.
   @Test func writesClearADeadReadersSlotWithoutAGrowth() throws {
-    let scratch = try Scratch()
-    var settings = Settings()
-    settings.durability = .relaxed
-    let db = try Database(path: scratch.database, settings: settings)
-    defer { db.close() }
-    let environment = try Environment.open(path: db.path)
-    defer { environment.close() }
-    let payload = String(repeating: "x", count: 4000)
-    func rewrite(_ round: Int) throws {
-      let batch = db.batch()
-      for index in 0..<10 {
-        batch.setData(["round": round, "payload": payload], forDocument: db.document("churn/d\(index)"))
-      }
-      try batch.commit()
-    }
-    try rewrite(0)
-
-    let reader = try Worker(["hold-reader", scratch.database], scratch: scratch)
-    let line = try #require(reader.lines.next(timeout: 30), "\(reader.errors)")
-    let pid = try #require(line.split(separator: " ").dropFirst().first.flatMap { Int32($0) }, "\(line)")
-    #expect(reader.killNow())
-    #expect(try environment.readerSlots().contains { $0.processID == pid && $0.transactionID != nil })
+    let churn = try Churn()
+    let pid = try churn.killedReader()
 
     // A second later, 300 rewrites of ~40 KB (12 MB freed) in a 64 MiB map that never
     // needs to grow.
     usleep(1_100_000)
-    for round in 1...300 { try rewrite(round) }
-    #expect(try !environment.readerSlots().contains { $0.processID == pid })
-    let size = try #require(try FileManager.default.attributesOfItem(atPath: db.path + "/data.mdb")[.size] as? Int)
+    for round in 1...300 { try churn.rewrite(round) }
+    #expect(try !churn.holdsSlot(pid))
+    let size = try churn.dataFileSize
     #expect(size < 4 << 20, "data.mdb is \(size) bytes after rewriting 40 KB 300 times")
-    #expect(try environment.statistics().mapGrowths == 0)
+    #expect(try churn.environment.statistics().mapGrowths == 0)
   }
 }
