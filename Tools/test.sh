@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs what the build needs, then runs the whole test suite.
+# Installs what the build needs, then runs the whole test suite (which includes the fuzz
+# targets' short form, HearthFuzzingTests; the fuzzer itself is Tools/fuzz.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 Tools/setup.sh
