@@ -45,9 +45,24 @@ let package = Package(
     // The README's example, built and run by the tests so that it stays true.
     .executableTarget(name: "quickstart", dependencies: ["Hearth"], path: "Examples/Quickstart"),
 
+    // Fuzzing (Tools/Fuzz/README.md): one function per target in HearthFuzzing, replayed
+    // by HearthFuzzingTests; each fuzz-* executable is libFuzzer's entry point when built
+    // by Tools/fuzz.sh (-DFUZZING, -sanitize=fuzzer) and a replayer of input files when
+    // built plainly.
+    .target(
+      name: "HearthFuzzing", dependencies: ["HearthShell", "Hearth", "HearthCore"], path: "Tools/Fuzz/Targets"),
+    .executableTarget(
+      name: "fuzz-document-codec", dependencies: ["HearthFuzzing"], path: "Tools/Fuzz/Entry/DocumentCodec"),
+    .executableTarget(name: "fuzz-key-codec", dependencies: ["HearthFuzzing"], path: "Tools/Fuzz/Entry/KeyCodec"),
+    .executableTarget(
+      name: "fuzz-extended-json", dependencies: ["HearthFuzzing"], path: "Tools/Fuzz/Entry/ExtendedJSON"),
+    .executableTarget(name: "fuzz-query", dependencies: ["HearthFuzzing"], path: "Tools/Fuzz/Entry/Query"),
+    .executableTarget(name: "fuzz-import-line", dependencies: ["HearthFuzzing"], path: "Tools/Fuzz/Entry/ImportLine"),
+
     .testTarget(name: "HearthStorageTests", dependencies: ["HearthStorage"]),
     .testTarget(name: "HearthCoreTests", dependencies: ["HearthCore"]),
     .testTarget(name: "HearthTests", dependencies: ["Hearth"]),
+    .testTarget(name: "HearthFuzzingTests", dependencies: ["HearthFuzzing"]),
     .testTarget(
       name: "HearthShellTests", dependencies: ["HearthShell", "Hearth", "HearthCore", "HearthStorage", "CTestTerminal"]),
     // Pseudo-terminal calls for the interactive shell's terminal tests.

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs what the build needs, then runs the whole test suite, with the short forms of
-# the crash harnesses (CrashHarnessTests; Tools/crash-test.sh runs the long forms).
+# Installs what the build needs, then runs the whole test suite, which includes the short
+# forms of the crash harnesses (CrashHarnessTests; Tools/crash-test.sh runs the long
+# forms) and of the fuzz targets (HearthFuzzingTests; the fuzzer itself is Tools/fuzz.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 Tools/setup.sh

@@ -53,7 +53,7 @@ enum QueryTarget: Equatable {
 ///
 /// Values are kept as extended JSON text and become Swift values with
 /// `ExtendedJSON.value(from:database:)` when the query is built.
-struct QueryClauses {
+package struct QueryClauses {
   enum Operator: String, CaseIterable {
     case equal = "=="
     case notEqual = "!="
@@ -115,7 +115,7 @@ struct QueryClauses {
   }
 
   /// The clauses as typed, which error carets point into.
-  let text: String
+  package let text: String
   /// One per `where` clause, all ANDed.
   var conditions: [Condition] = []
   var orders: [Order] = []
@@ -125,7 +125,7 @@ struct QueryClauses {
   var aggregations: [Aggregation] = []
 
   /// - Throws: `QueryTextError` at the column where the text goes wrong.
-  static func parse(_ text: String) throws(QueryTextError) -> QueryClauses {
+  package static func parse(_ text: String) throws(QueryTextError) -> QueryClauses {
     var parser = ClauseParser(text)
     return try parser.parseClauses()
   }
@@ -134,7 +134,7 @@ struct QueryClauses {
 /// A query the shell could not read, at a column of its text: printed as
 /// `query syntax error at column 27: expected a value after '>='`, then the text and a
 /// caret under that column.
-struct QueryTextError: Error, Equatable {
+package struct QueryTextError: Error, Equatable {
   enum Kind: Equatable {
     /// The text does not follow the grammar.
     case syntax
@@ -143,17 +143,24 @@ struct QueryTextError: Error, Equatable {
   }
 
   let kind: Kind
-  let message: String
-  /// Counted in characters from 1; one past the end for "expected … at the end".
-  let column: Int
-  let text: String
+  package let message: String
+  /// Counted in Unicode scalars from 1 (see `ClauseParser`); one past the end for
+  /// "expected … at the end".
+  package let column: Int
+  package let text: String
 
   /// Exit status 65 (bad input data), with the text and the caret as detail lines.
   var failure: CommandFailure {
     let what = kind == .syntax ? "query syntax error" : "invalid value in query"
     return CommandFailure(
       message: "\(what) at column \(column): \(message)", code: "invalidArgument", status: .dataError,
-      detail: ["  " + text, "  " + String(repeating: " ", count: max(0, column - 1)) + "^"])
+      detail: ["  " + text, "  " + String(repeating: " ", count: caretOffset) + "^"])
+  }
+
+  /// The characters before `column`, where the caret goes under the text as displayed
+  /// (combining marks share their base's place).
+  private var caretOffset: Int {
+    String(String.UnicodeScalarView(text.unicodeScalars.prefix(max(0, column - 1)))).count
   }
 }
 
@@ -165,7 +172,7 @@ extension QueryClauses {
   /// Hearth checks the query's rules when it runs.
   ///
   /// - Throws: `QueryTextError` (`.value`) for a value `ExtendedJSON` refuses.
-  func query(from base: Query, database: Database) throws(QueryTextError) -> Query {
+  package func query(from base: Query, database: Database) throws(QueryTextError) -> Query {
     var query = base
     for condition in conditions { query = query.whereFilter(try filter(condition, database)) }
     for order in orders { query = query.order(by: order.field, descending: order.descending) }
@@ -186,7 +193,7 @@ extension QueryClauses {
   }
 
   /// The aggregations, in the order typed.
-  var aggregateFields: [AggregateField] {
+  package var aggregateFields: [AggregateField] {
     aggregations.map { aggregation in
       switch aggregation {
       case .count: .count()
@@ -194,6 +201,19 @@ extension QueryClauses {
       case .average(let field): .average(field)
       }
     }
+  }
+
+  /// Every value as typed, in order: the extended JSON each becomes and the column where
+  /// it starts (for the fuzzing harness, which checks that each is well-formed JSON).
+  package var literals: [(json: String, column: Int)] {
+    func collect(_ condition: Condition) -> [Literal] {
+      switch condition {
+      case .comparison(_, _, let literal): [literal]
+      case .and(let parts), .or(let parts): parts.flatMap(collect)
+      }
+    }
+    let all = conditions.flatMap(collect) + (start?.values ?? []) + (end?.values ?? [])
+    return all.map { ($0.json, $0.column) }
   }
 
   private func filter(_ condition: Condition, _ database: Database) throws(QueryTextError) -> Filter {
@@ -232,7 +252,8 @@ extension QueryClauses {
 
 // MARK: - Parsing
 
-/// A recursive-descent parser over the characters of the clause text: context decides
+/// A recursive-descent parser over the Unicode scalars of the clause text (each one a
+/// `Character`, see `Tokenizer.scalars(of:)`): context decides
 /// what a word is (`order` is a keyword where a clause starts and a field name after
 /// `where`), so field names need no quoting unless they hold special characters.
 private struct ClauseParser {
@@ -242,6 +263,12 @@ private struct ClauseParser {
   private var index = 0
   private let text: String
   private let endColumn: Int
+  /// How many lists, objects and parentheses enclose the cursor.
+  private var depth = 0
+  /// Lists, objects and parentheses nest at most this deep, as JSON does
+  /// (`JSONParser.defaultMaxDepth`): the parser recurses into each, and a few thousand
+  /// `[` used to overflow the stack and crash the shell.
+  private static let maxDepth = 64
 
   private static let clauseKeywords = ["where", "order", "limit", "start", "end", "count", "sum", "avg"]
   private static let clauseList = "where, order by, limit, start, end, or a final count, sum F or avg F"
@@ -249,7 +276,10 @@ private struct ClauseParser {
 
   init(_ text: String) {
     self.text = text
-    characters = Array(text)
+    // Scalars, not grapheme clusters: a quote or backslash followed by a combining mark
+    // is one `Character`, which used to end neither a string nor an escape (a JSON
+    // string the shell itself writes, such as a backslash then U+0301, did not read back).
+    characters = Tokenizer.scalars(of: text)
     columns = characters.indices.map { $0 + 1 }
     endColumn = characters.count + 1
   }
@@ -280,7 +310,7 @@ private struct ClauseParser {
       if let last = clauses.aggregations.last, !["count", "sum", "avg", "average"].contains(keyword) {
         throw fail("'\(word)' after '\(last.key)': count, sum and avg come last")
       }
-      index += word.count
+      index += word.unicodeScalars.count
       let followsCondition = afterCondition
       afterCondition = false
       switch keyword {
@@ -390,6 +420,8 @@ private struct ClauseParser {
     skipSpaces()
     if current == "(" {
       let open = index
+      try nest(at: open)
+      defer { depth -= 1 }
       index += 1
       let inner = try parseOr(after: "(")
       guard takeSymbol(")") else {
@@ -426,7 +458,7 @@ private struct ClauseParser {
     if let word = peekWord() {
       let lowered = word.lowercased()
       if let op = QueryClauses.Operator(rawValue: lowered) {
-        index += word.count
+        index += word.unicodeScalars.count
         return op
       }
       let meant: String? =
@@ -491,6 +523,8 @@ private struct ClauseParser {
     case "'", "\"":
       return Self.quoted(String(try parseString().characters))
     case "[":
+      try nest(at: start)
+      defer { depth -= 1 }
       index += 1
       if takeSymbol("]") { return "[]" }
       var elements: [String] = []
@@ -503,6 +537,8 @@ private struct ClauseParser {
       }
       return "[" + elements.joined(separator: ",") + "]"
     case "{":
+      try nest(at: start)
+      defer { depth -= 1 }
       index += 1
       if takeSymbol("}") { return "{}" }
       var members: [String] = []
@@ -526,15 +562,15 @@ private struct ClauseParser {
       guard let word = peekWord() else { throw fail("expected a value after '\(context)'\(found(at: start))") }
       switch word {
       case "true", "false", "null":
-        index += word.count
+        index += word.unicodeScalars.count
         return word
       case "NaN", "Infinity":
-        index += word.count
+        index += word.unicodeScalars.count
         return #"{"$double":"\#(word)"}"#
       case "ts", "ref", "bytes", "geo":
         return try parseFunction(word)
       default:
-        index += word.count
+        index += word.unicodeScalars.count
         skipSpaces()
         if current == "(" {
           throw fail(
@@ -704,6 +740,14 @@ private struct ClauseParser {
 
   // MARK: Characters
 
+  /// Enters a list, object or parentheses at `position`; the caller leaves it.
+  private mutating func nest(at position: Int) throws(QueryTextError) {
+    guard depth < Self.maxDepth else {
+      throw fail("lists, objects and parentheses nest more than \(Self.maxDepth) levels deep", at: position)
+    }
+    depth += 1
+  }
+
   private var current: Character? { index < characters.count ? characters[index] : nil }
 
   private func column(at position: Int) -> Int { position < columns.count ? columns[position] : endColumn }
@@ -741,7 +785,7 @@ private struct ClauseParser {
   /// Takes `keyword` (any case) when it is the next word.
   private mutating func take(_ keyword: String) -> Bool {
     guard let word = peekWord(), word.lowercased() == keyword else { return false }
-    index += word.count
+    index += word.unicodeScalars.count
     return true
   }
 

@@ -21,8 +21,8 @@ extension Tokenizer {
   ///
   /// - Throws: `TokenizerError` for a quote or JSON bracket left open (backticks are left
   ///   to the query parser), so that the interactive shell reads another line.
-  static func splitKeepingQuotes(_ line: String) throws(TokenizerError) -> [String] {
-    let characters = Array(line)
+  package static func splitKeepingQuotes(_ line: String) throws(TokenizerError) -> [String] {
+    let characters = scalars(of: line)
     var words: [String] = []
     var word = ""
     var brackets: [Int] = []  // where each open `[` or `{` is

@@ -1,6 +1,6 @@
 /// A quote or bracket left open at the end of a command line. The interactive shell
 /// reads another line when it sees one, so JSON can be pasted across lines.
-struct TokenizerError: Error, Equatable, CustomStringConvertible {
+package struct TokenizerError: Error, Equatable, CustomStringConvertible {
   enum Kind: Equatable {
     case singleQuote, doubleQuote
     /// A JSON object or array (`{` or `[`) not closed.
@@ -10,10 +10,11 @@ struct TokenizerError: Error, Equatable, CustomStringConvertible {
   }
 
   let kind: Kind
-  /// Where the open quote or bracket is, counted in characters from 1.
-  let column: Int
+  /// Where the open quote or bracket is, counted in Unicode scalars from 1 (as JSON
+  /// parse errors count columns).
+  package let column: Int
 
-  var description: String {
+  package var description: String {
     switch kind {
     case .singleQuote: "unterminated single quote (opened at column \(column))"
     case .doubleQuote: "unterminated double quote (opened at column \(column))"
@@ -39,10 +40,10 @@ struct TokenizerError: Error, Equatable, CustomStringConvertible {
 /// try Tokenizer.split(#"set users/a {"name": "A B"} --merge"#)
 /// // ["set", "users/a", "{\"name\": \"A B\"}", "--merge"]
 /// ```
-enum Tokenizer {
+package enum Tokenizer {
   /// - Throws: `TokenizerError` for a quote or bracket left open.
-  static func split(_ line: String) throws(TokenizerError) -> [String] {
-    let characters = Array(line)
+  package static func split(_ line: String) throws(TokenizerError) -> [String] {
+    let characters = scalars(of: line)
     var words: [String] = []
     var word = ""
     var inWord = false  // `''` is an empty word, so emptiness alone cannot tell
@@ -142,11 +143,22 @@ enum Tokenizer {
 extension Tokenizer {
   /// `word` as it must be typed to come back as one word: as is when plain, else in
   /// single quotes (for hints that show a command to run next).
-  static func quotedIfNeeded(_ word: String) -> String {
-    let special = " \t\n\r'\"\\{}[]#$`|&;<>()*?"
-    guard word.isEmpty || word.contains(where: { special.contains($0) }) else { return word }
+  package static func quotedIfNeeded(_ word: String) -> String {
+    let special = " \t\n\r'\"\\{}[]#$`|&;<>()*?".unicodeScalars
+    guard word.isEmpty || word.unicodeScalars.contains(where: { special.contains($0) }) else { return word }
     var quoted = "'"
-    for character in word { quoted += character == "'" ? #"'"'"'"# : String(character) }
+    for scalar in word.unicodeScalars { quoted += scalar == "'" ? #"'"'"'"# : String(scalar) }
     return quoted + "'"
+  }
+
+  /// The line's Unicode scalars, each as a `Character`, for the tokenizers to walk.
+  ///
+  /// Not the line's own characters: a grapheme cluster can join a quote, a backslash or
+  /// a space to the combining marks after it (`'` followed by U+0301 is one
+  /// `Character`), which would then be neither a quote nor a separator, so that `'\u{301}'`
+  /// would not be a quoted word. Every character the tokenizers look for is one scalar;
+  /// words built from these characters join back into the same text.
+  static func scalars(of line: String) -> [Character] {
+    line.unicodeScalars.map(Character.init)
   }
 }

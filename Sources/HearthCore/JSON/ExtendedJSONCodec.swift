@@ -126,6 +126,12 @@ public enum ExtendedJSONCodec {
           "\(JSONWriter.quoted(text)) is not an RFC 3339 time; write it as \"2026-11-29T10:00:00Z\" "
             + "(fraction and offset optional: \"2026-11-29T11:00:00.123456+01:00\")")
       }
+      // The offset can carry a time in year 0001 or 9999 out of the range, where it has no
+      // RFC 3339 form to be written back in (it would be year 0000 or 10000): refused, as
+      // a write would refuse it, so that what reads always writes back.
+      guard timestamp.isInFirestoreRange else {
+        throw fail("\(JSONWriter.quoted(text)) is outside the years 0001 to 9999 in UTC")
+      }
       return .timestamp(timestamp)
     case "$ref":
       guard case .string(let text) = json else {

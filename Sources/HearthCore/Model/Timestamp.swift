@@ -39,15 +39,18 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
 
   /// Microseconds since the epoch (the stored precision), saturating at Int64's bounds.
   public var microseconds: Int64 {
-    let (product, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000)
-    if overflow { return seconds < 0 ? .min : .max }
-    return product.addingReportingOverflow(Int64(nanoseconds / 1000)).overflow
-      ? .max : product + Int64(nanoseconds / 1000)
+    // Exact in 128 bits, then clamped: `seconds * 1_000_000` alone can overflow where the
+    // sum fits (just above Int64.min), which used to saturate a representable value.
+    Int64(clamping: Int128(seconds) * 1_000_000 + Int128(nanoseconds / 1000))
   }
 
   public init(microseconds: Int64) {
-    let seconds = microseconds.floorDivided(by: 1_000_000)
-    self.init(seconds: seconds, nanoseconds: Int32((microseconds - seconds * 1_000_000) * 1000))
+    // Truncating division cannot overflow; a negative remainder borrows one second. (The
+    // floored quotient times 1_000_000 overflowed, and trapped, within 10^6 of Int64.min:
+    // a checksum-valid stored time could crash the document decoder.)
+    let (quotient, remainder) = microseconds.quotientAndRemainder(dividingBy: 1_000_000)
+    let borrow: Int64 = remainder < 0 ? 1 : 0
+    self.init(seconds: quotient - borrow, nanoseconds: Int32((remainder + borrow * 1_000_000) * 1000))
   }
 
   /// This timestamp with its nanoseconds truncated to whole microseconds.

@@ -58,8 +58,11 @@ extension Value: Comparable, Hashable {
     case .bytes(let data): hasher.combine(data)
     case .reference(let key): hasher.combine(key)
     case .geoPoint(let point):
-      hasher.combine(point.latitude == 0 ? 0 : point.latitude)
-      hasher.combine(point.longitude == 0 ? 0 : point.longitude)
+      // As `compareDoubles` sees them: every NaN one value (NaNs with other payloads or
+      // signs used to hash apart though equal), and `-0.0` as `0.0`.
+      for coordinate in [point.latitude, point.longitude] {
+        hasher.combine(coordinate.isNaN ? Double.nan.bitPattern : (coordinate == 0 ? 0 : coordinate.bitPattern))
+      }
     case .array(let values): hasher.combine(values)
     case .map(let fields):
       var combined = 0

@@ -103,6 +103,11 @@ public enum ExportFormat {
         guard let time = RFC3339.parse(text) else {
           throw HearthError.invalidArgument("\(key): \"\(name)\" is not an RFC 3339 time: \(text)")
         }
+        // As for `$timestamp` values: a time the offset carries out of the years 0001–9999
+        // would be exported as year 0000 or 10000, which no import reads.
+        guard time.isInFirestoreRange else {
+          throw HearthError.invalidArgument("\(key): \"\(name)\" is outside the years 0001 to 9999 in UTC: \(text)")
+        }
         return time
       default: throw HearthError.invalidArgument("\(key): \"\(name)\" must be a string")
       }

@@ -1,0 +1,12 @@
+// The entry point of fuzz-document-codec (Tools/Fuzz/README.md).
+import Foundation
+import HearthFuzzing
+
+#if FUZZING
+  @_cdecl("LLVMFuzzerTestOneInput")
+  func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt { FuzzTarget.documentCodec.fuzz(data, size) }
+#else
+  @main enum Replay {
+    static func main() { exit(FuzzTarget.documentCodec.replay(Array(CommandLine.arguments.dropFirst()))) }
+  }
+#endif
