@@ -20,7 +20,7 @@ cd "$(dirname "$0")/.."
 all=(document-codec key-codec extended-json query import-line)
 limit=(-max_total_time=60)
 targets=()
-usage() { sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; }
 while [ $# -gt 0 ]; do
   case "$1" in
     --runs) limit=(-runs="$2"); shift 2 ;;
@@ -37,16 +37,23 @@ done
 sanitize=()
 IFS=, read -r -a sanitizers <<< "${HEARTH_FUZZ_SANITIZE:-fuzzer,address}"
 for sanitizer in "${sanitizers[@]}"; do sanitize+=(--sanitize "$sanitizer"); done
-build=(swift build -c release --build-path .build/fuzz "${sanitize[@]}" -Xswiftc -DFUZZING)
+# -num-threads 1: with more threads, this toolchain's whole-module optimization emits no
+# coverage instrumentation at all (libFuzzer would run blind); SwiftPM passes the job count.
+build=(swift build -c release --build-path .build/fuzz "${sanitize[@]}" -Xswiftc -DFUZZING
+  -Xswiftc -num-threads -Xswiftc 1)
 for target in "${targets[@]}"; do
   echo "== building fuzz-$target (${HEARTH_FUZZ_SANITIZE:-fuzzer,address})"
+  mkdir -p .build/fuzz
   # ld.gold warns about every ASan helper symbol it cannot export: noise, not problems.
-  "${build[@]}" --product "fuzz-$target" 2>&1 | grep -v -e "Cannot export local symbol" -e '^\[' || true
-  [ -x ".build/fuzz/release/fuzz-$target" ] || { echo "fuzz.sh: fuzz-$target did not build" >&2; exit 1; }
-  # SwiftPM once linked objects built without instrumentation after the package's files
-  # changed mid-build; libFuzzer then runs blind. Refuse such a binary.
+  if ! "${build[@]}" --product "fuzz-$target" > .build/fuzz/build.log 2>&1; then
+    grep -v -e "Cannot export local symbol" .build/fuzz/build.log >&2 || true
+    echo "fuzz.sh: fuzz-$target did not build" >&2
+    exit 1
+  fi
+  grep -v -e "Cannot export local symbol" -e '^\[' .build/fuzz/build.log || true
+  # Without coverage instrumentation libFuzzer would run blind: refuse such a binary.
   if [[ ",${HEARTH_FUZZ_SANITIZE:-fuzzer}," == *,fuzzer,* ]] \
-    && ! nm ".build/fuzz/release/fuzz-$target" 2>/dev/null | grep -q __sancov_cntrs; then
+    && ! nm ".build/fuzz/release/fuzz-$target" 2>/dev/null | grep __sancov_cntrs > /dev/null; then
     echo "fuzz.sh: fuzz-$target has no coverage instrumentation; rm -rf .build/fuzz and run again" >&2
     exit 1
   fi
