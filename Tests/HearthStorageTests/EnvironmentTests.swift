@@ -206,28 +206,7 @@ private func string(_ buffer: UnsafeRawBufferPointer?) -> String? { buffer.map {
     try environment.write { txn in try txn.put(bytes("a"), bytes("1"), in: table) }
 
     // A second, raw handle on the same files grows the map and fills it past the old size.
-    var other: OpaquePointer?
-    #expect(mdb_env_create(&other) == 0)
-    #expect(mdb_env_set_maxdbs(other, 8) == 0)
-    #expect(mdb_env_set_mapsize(other, 64 << 20) == 0)
-    #expect(mdb_env_open(other, directory.path, UInt32(MDB_NOTLS | MDB_NOSYNC), 0o600) == 0)
-    var txn: OpaquePointer?
-    #expect(mdb_txn_begin(other, nil, 0, &txn) == 0)
-    var dbi = MDB_dbi()
-    #expect(mdb_dbi_open(txn, "t", 0, &dbi) == 0)
-    var big = [UInt8](repeating: 9, count: 4 << 20)
-    for index in 0..<3 {
-      var keyBytes = bytes("big\(index)")
-      keyBytes.withUnsafeMutableBytes { keyBuffer in
-        big.withUnsafeMutableBytes { valueBuffer in
-          var key = MDB_val(mv_size: keyBuffer.count, mv_data: keyBuffer.baseAddress)
-          var value = MDB_val(mv_size: valueBuffer.count, mv_data: valueBuffer.baseAddress)
-          #expect(mdb_put(txn, dbi, &key, &value, 0) == 0)
-        }
-      }
-    }
-    #expect(mdb_txn_commit(txn) == 0)
-    mdb_env_close(other)
+    growMapElsewhere(directory.path, table: "t", create: false, keys: ["big0", "big1", "big2"])
 
     let count = try environment.read { txn in try txn.count(table) }
     #expect(count == 4)
@@ -246,30 +225,39 @@ private func string(_ buffer: UnsafeRawBufferPointer?) -> String? { buffer.map {
     let environment = try Environment.open(path: directory.path, options: options)
     defer { environment.close() }
 
-    var other: OpaquePointer?
-    #expect(mdb_env_create(&other) == 0)
-    #expect(mdb_env_set_maxdbs(other, 8) == 0)
-    #expect(mdb_env_set_mapsize(other, 64 << 20) == 0)
-    #expect(mdb_env_open(other, directory.path, UInt32(MDB_NOTLS | MDB_NOSYNC), 0o600) == 0)
-    var txn: OpaquePointer?
-    #expect(mdb_txn_begin(other, nil, 0, &txn) == 0)
-    var dbi = MDB_dbi()
-    #expect(mdb_dbi_open(txn, "t", UInt32(MDB_CREATE), &dbi) == 0)
-    var big = [UInt8](repeating: 9, count: 4 << 20)
-    var keyBytes = bytes("big")
-    keyBytes.withUnsafeMutableBytes { keyBuffer in
-      big.withUnsafeMutableBytes { valueBuffer in
-        var key = MDB_val(mv_size: keyBuffer.count, mv_data: keyBuffer.baseAddress)
-        var value = MDB_val(mv_size: valueBuffer.count, mv_data: valueBuffer.baseAddress)
-        #expect(mdb_put(txn, dbi, &key, &value, 0) == 0)
-      }
-    }
-    #expect(mdb_txn_commit(txn) == 0)
-    mdb_env_close(other)
+    growMapElsewhere(directory.path, table: "t", create: true, keys: ["big"])
 
     let table = try environment.table("t", create: false)
     let created = try environment.table("u")
     try environment.write { txn in try txn.put(bytes("a"), bytes("1"), in: created) }
     #expect(try environment.read { txn in try txn.get(bytes("big"), in: table)?.count } == 4 << 20)
+  }
+
+  /// Another environment on `path`, as another process would open it, with a 64 MiB map:
+  /// it writes 4 MiB under each key of `table` and commits, so LMDB records the larger
+  /// map, which the environment under test has not taken up yet.
+  private func growMapElsewhere(_ path: String, table: String, create: Bool, keys: [String]) {
+    var other: OpaquePointer?
+    #expect(mdb_env_create(&other) == 0)
+    #expect(mdb_env_set_maxdbs(other, 8) == 0)
+    #expect(mdb_env_set_mapsize(other, 64 << 20) == 0)
+    #expect(mdb_env_open(other, path, UInt32(MDB_NOTLS | MDB_NOSYNC), 0o600) == 0)
+    var txn: OpaquePointer?
+    #expect(mdb_txn_begin(other, nil, 0, &txn) == 0)
+    var dbi = MDB_dbi()
+    #expect(mdb_dbi_open(txn, table, create ? UInt32(MDB_CREATE) : 0, &dbi) == 0)
+    var big = [UInt8](repeating: 9, count: 4 << 20)
+    for name in keys {
+      var keyBytes = bytes(name)
+      keyBytes.withUnsafeMutableBytes { keyBuffer in
+        big.withUnsafeMutableBytes { valueBuffer in
+          var key = MDB_val(mv_size: keyBuffer.count, mv_data: keyBuffer.baseAddress)
+          var value = MDB_val(mv_size: valueBuffer.count, mv_data: valueBuffer.baseAddress)
+          #expect(mdb_put(txn, dbi, &key, &value, 0) == 0)
+        }
+      }
+    }
+    #expect(mdb_txn_commit(txn) == 0)
+    mdb_env_close(other)
   }
 }
