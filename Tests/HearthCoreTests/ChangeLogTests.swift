@@ -6,16 +6,6 @@ import Testing
 
 /// The change log that carries commits to other processes' listeners.
 @Suite struct ChangeLogTests {
-  func withStore(_ body: (DocumentStore) throws -> Void) throws {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-log-\(UUID().uuidString)").path
-    defer { try? FileManager.default.removeItem(atPath: path) }
-    var options = DocumentStore.Options()
-    options.durable = false
-    let store = try DocumentStore(path: path, options: options)
-    defer { store.close() }
-    try body(store)
-  }
-
   @Test func everyCommitLogsItsPathsInOrder() throws {
     try withStore { store in
       let a = try DocumentKey(parsing: "users/a")

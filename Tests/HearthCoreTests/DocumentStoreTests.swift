@@ -5,17 +5,6 @@ import Testing
 @testable import HearthCore
 
 @Suite struct DocumentStoreTests {
-  /// A store in a fresh directory, closed and removed afterwards.
-  func withStore(_ body: (DocumentStore) throws -> Void) throws {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-store-\(UUID().uuidString)").path
-    defer { try? FileManager.default.removeItem(atPath: path) }
-    var options = DocumentStore.Options()
-    options.durable = false
-    let store = try DocumentStore(path: path, options: options)
-    defer { store.close() }
-    try body(store)
-  }
-
   /// Damaged bytes on disk are reported with the document's path and never returned.
   @Test func aDamagedStoredDocumentIsReportedNotReturned() throws {
     try withStore { store in

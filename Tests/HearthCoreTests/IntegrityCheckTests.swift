@@ -6,16 +6,6 @@ import Testing
 
 /// `DocumentStore.check()`: silent on a sound database, precise on a damaged one.
 @Suite struct IntegrityCheckTests {
-  func withStore(_ body: (DocumentStore) throws -> Void) throws {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-check-\(UUID().uuidString)").path
-    defer { try? FileManager.default.removeItem(atPath: path) }
-    var options = DocumentStore.Options()
-    options.durable = false
-    let store = try DocumentStore(path: path, options: options)
-    defer { store.close() }
-    try body(store)
-  }
-
   func key(_ path: String) throws -> DocumentKey { try DocumentKey(parsing: path) }
 
   /// Documents at several depths, arrays with repeated elements, a declared composite

@@ -1,3 +1,7 @@
+import Foundation
+
+@testable import HearthCore
+
 /// SplitMix64: a tiny seedable generator, the same sequence on every platform for a given
 /// seed, so that a failing random test reproduces from the seed it prints.
 struct SplitMix64: RandomNumberGenerator {
@@ -12,4 +16,15 @@ struct SplitMix64: RandomNumberGenerator {
     z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
     return z ^ (z >> 31)
   }
+}
+
+/// A store in a fresh directory (relaxed durability), closed and removed afterwards.
+func withStore(_ body: (DocumentStore) throws -> Void) throws {
+  let path = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-store-\(UUID().uuidString)").path
+  defer { try? FileManager.default.removeItem(atPath: path) }
+  var options = DocumentStore.Options()
+  options.durable = false
+  let store = try DocumentStore(path: path, options: options)
+  defer { store.close() }
+  try body(store)
 }
