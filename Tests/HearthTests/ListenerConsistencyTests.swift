@@ -14,10 +14,7 @@ import Testing
   @Test(arguments: [1, 2, 3])
   func viewsMatchTheirQueriesAfterRandomWrites(seed: UInt64) throws {
     let queue = DispatchQueue(label: "listener-consistency")
-    var settings = Settings()
-    settings.durability = .relaxed
-    settings.dispatchQueue = queue
-    let db = try Database.temporary(settings: settings)
+    let db = try openListenerDatabase(queue: queue)
     defer { db.close() }
     let items = db.collection("shops/s1/items")
     let queries: [(String, Query)] = [
@@ -78,10 +75,7 @@ extension ListenerConsistencyTests {
   @Test(arguments: [4, 5])
   func liveAggregationsMatchFreshOnes(seed: UInt64) throws {
     let queue = DispatchQueue(label: "aggregation-consistency")
-    var settings = Settings()
-    settings.durability = .relaxed
-    settings.dispatchQueue = queue
-    let db = try Database.temporary(settings: settings)
+    let db = try openListenerDatabase(queue: queue)
     defer { db.close() }
     let items = db.collection("shops/s1/items")
     let aggregations: [(String, AggregateQuery)] = [
