@@ -50,27 +50,12 @@ struct DemoSchemaTests {
           errors = sorted(checkers[name].iter_errors(instance), key=lambda e: list(e.absolute_path))
           print(json.dumps("; ".join(f"{list(e.absolute_path)}: {e.message}" for e in errors) or None))
       """
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", "-c", script, schemas.path]
-    let input = Pipe()
-    let output = Pipe()
-    let errors = Pipe()
-    process.standardInput = input
-    process.standardOutput = output
-    process.standardError = errors
-    try process.run()
-    let writer = input.fileHandleForWriting
     let text = checks.map { #"[\#(JSONWriter.quoted($0.schema)),\#($0.instance)]"# + "\n" }.joined()
-    DispatchQueue.global().async {
-      writer.write(Data(text.utf8))
-      try? writer.close()
-    }
-    let printed = output.fileHandleForReading.readDataToEndOfFile()
-    let complaint = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    try #require(process.terminationStatus == 0, "the schema check failed: \(complaint)")
-    let verdicts = String(decoding: printed, as: UTF8.self).split(separator: "\n").map {
+    let outcome = try runProcess(
+      URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, schemas.path], stdin: text)
+    try #require(outcome.status == 0, "the schema check failed: \(outcome.stderr)")
+    let printed = outcome.stdout
+    let verdicts = printed.split(separator: "\n").map {
       (try? JSONSerialization.jsonObject(with: Data($0.utf8), options: .fragmentsAllowed)) as? String
     }
     try #require(verdicts.count == checks.count, "one verdict per check: \(printed)")
@@ -161,16 +146,9 @@ struct DemoSchemaTests {
       let file = fixture.path + ".jsonl"
       defer { try? FileManager.default.removeItem(atPath: file) }
       try lines.map { $0 + "\n" }.joined().write(toFile: file, atomically: true, encoding: .utf8)
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-      process.arguments = ["python3", "-c", recipe, file]
-      process.currentDirectoryURL = ReadmeTests.root
-      let output = Pipe()
-      process.standardOutput = output
-      try process.run()
-      let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-      process.waitUntilExit()
-      return (process.terminationStatus, printed)
+      let outcome = try runProcess(
+        URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", recipe, file], directory: ReadmeTests.root)
+      return (outcome.status, outcome.stdout)
     }
     let good = try run(Array(sample))
     #expect(good.status == 0 && good.printed.isEmpty, "\(good)")

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 /// The built `hearth` executable, next to the test bundle in the products directory
@@ -24,36 +25,13 @@ let hearthExecutable: URL? = {
 @Suite(
   .enabled(if: hearthExecutable != nil, "the hearth executable is not built next to the tests (run swift build first)"))
 struct HearthBinaryTests {
-  struct Outcome {
-    var status: Int32
-    var stdout: String
-    var stderr: String
-  }
+  typealias Outcome = ProcessOutcome
 
   func run(_ arguments: [String], stdin: String = "") throws -> Outcome {
-    let process = Process()
     guard let executable = hearthExecutable else { throw CocoaError(.fileNoSuchFile) }
-    process.executableURL = executable
-    process.arguments = arguments
     var environment = ProcessInfo.processInfo.environment
     environment["HEARTH_DATABASE"] = nil
-    process.environment = environment
-    let input = Pipe()
-    let output = Pipe()
-    let errors = Pipe()
-    process.standardInput = input
-    process.standardOutput = output
-    process.standardError = errors
-    try process.run()
-    input.fileHandleForWriting.write(Data(stdin.utf8))
-    try input.fileHandleForWriting.close()
-    // Read both pipes to the end before waiting, so a full pipe cannot block the child.
-    let outputData = output.fileHandleForReading.readDataToEndOfFile()
-    let errorData = errors.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return Outcome(
-      status: process.terminationStatus, stdout: String(decoding: outputData, as: UTF8.self),
-      stderr: String(decoding: errorData, as: UTF8.self))
+    return try runProcess(executable, arguments, stdin: stdin, environment: environment)
   }
 
   @Test func runsCommandsAsAProcess() throws {
@@ -112,4 +90,52 @@ final class OpenShellProcess {
     try input.fileHandleForWriting.close()
     process.waitUntilExit()
   }
+}
+
+/// What a process printed, and how it ended.
+struct ProcessOutcome {
+  var status: Int32
+  var stdout: String
+  var stderr: String
+}
+
+/// Runs `executable` to its end with `stdin` as its standard input.
+///
+/// Standard input is written from another thread while both output pipes are read to
+/// their ends, so that no full pipe can block the child or this process.
+func runProcess(
+  _ executable: URL, _ arguments: [String], stdin: String = "", environment: [String: String]? = nil,
+  directory: URL? = nil
+) throws -> ProcessOutcome {
+  let process = Process()
+  process.executableURL = executable
+  process.arguments = arguments
+  if let environment { process.environment = environment }
+  if let directory { process.currentDirectoryURL = directory }
+  let input = Pipe()
+  let output = Pipe()
+  let errors = Pipe()
+  process.standardInput = input
+  process.standardOutput = output
+  process.standardError = errors
+  try process.run()
+  let writer = input.fileHandleForWriting
+  DispatchQueue.global().async {
+    writer.write(Data(stdin.utf8))
+    try? writer.close()
+  }
+  let errorData = Mutex(Data())
+  let readErrors = DispatchSemaphore(value: 0)
+  let errorReader = errors.fileHandleForReading
+  DispatchQueue.global().async {
+    let data = errorReader.readDataToEndOfFile()
+    errorData.withLock { $0 = data }
+    readErrors.signal()
+  }
+  let outputData = output.fileHandleForReading.readDataToEndOfFile()
+  readErrors.wait()
+  process.waitUntilExit()
+  return ProcessOutcome(
+    status: process.terminationStatus, stdout: String(decoding: outputData, as: UTF8.self),
+    stderr: String(decoding: errorData.withLock { $0 }, as: UTF8.self))
 }
