@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Builds Hearth, writes a demo database of a social app through the public API, shows
-# it, and opens the doc shell on it.
+# Builds Hearth, installs the doc shell `hearth` on the PATH (Tools/install.sh), writes a
+# demo database of a social app through the public API, shows it, and opens the doc shell
+# on it.
 #
 #   Tools/demo.sh            # the database goes to ./demo.hearth (rewritten each run)
 #   HEARTH_DEMO_DB=/tmp/x Tools/demo.sh
+#   HEARTH_PREFIX=~/opt Tools/demo.sh   # installs ~/opt/bin/hearth (see Tools/install.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 Tools/setup.sh
@@ -12,6 +14,7 @@ echo "Building (release)…" >&2
 swift build -c release --product hearth-demo >/dev/null
 swift build -c release --product hearth >/dev/null
 bin="$(swift build -c release --show-bin-path)"
+HEARTH_INSTALL_FROM="$bin" Tools/install.sh ${HEARTH_PREFIX:+"$HEARTH_PREFIX"}
 
 db="${HEARTH_DEMO_DB:-$PWD/demo.hearth}"
 rm -rf "$db"

@@ -24,7 +24,7 @@ final class AggregateView: CommitObserver, @unchecked Sendable {
     self.model = model
     order = QueryOrder(model.orderBys)
     self.functions = functions
-    requireIndexes = query.query.firestore.settings.requireIndexes
+    requireIndexes = query.query.firestore.requireIndexes
     self.delivery = delivery
   }
 
@@ -79,12 +79,13 @@ final class AggregateView: CommitObserver, @unchecked Sendable {
 
 extension AggregateQuery {
   /// A live aggregation, beyond Firestore: calls `listener` with the values now, then
-  /// whenever a commit changes them, on `Settings.dispatchQueue`, in commit order.
+  /// whenever a commit changes them, in commit order, in the isolation it was written in
+  /// (as `Query.addSnapshotListener(_:)`).
   @discardableResult
-  public func addSnapshotListener(_ listener: @escaping (AggregateQuerySnapshot?, Error?) -> Void)
-    -> ListenerRegistration
-  {
-    query.firestore.listen(listener) { delivery in
+  public func addSnapshotListener(
+    isolation: isolated (any Actor)? = #isolation, _ listener: @escaping (AggregateQuerySnapshot?, Error?) -> Void
+  ) -> ListenerRegistration {
+    query.firestore.listen(query.firestore.callbacks(for: isolation), listener) { delivery in
       let (model, functions) = try runnable()
       let view = AggregateView(query: self, model: model, functions: functions, delivery: delivery)
       return (view, ObservationScope(model.target), view.start)

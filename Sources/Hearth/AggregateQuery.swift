@@ -77,7 +77,7 @@ public final class AggregateQuery: @unchecked Sendable {
   /// - Throws: `invalidArgument` for an invalid query or field path.
   public func getAggregation(source: AggregateSource = .server) throws -> AggregateQuerySnapshot {
     let (model, functions) = try runnable()
-    let require = query.firestore.settings.requireIndexes
+    let require = query.firestore.requireIndexes
     let values = try query.firestore.engine().read { try $0.aggregate(model, functions, requireIndexes: require) }
     return snapshot(values)
   }
@@ -111,9 +111,10 @@ public final class AggregateQuery: @unchecked Sendable {
   }
 
   public func getAggregation(
-    source: AggregateSource = .server, completion: @escaping (AggregateQuerySnapshot?, Error?) -> Void
+    source: AggregateSource = .server, isolation: isolated (any Actor)? = #isolation,
+    completion: @escaping (AggregateQuerySnapshot?, Error?) -> Void
   ) {
-    query.firestore.complete(completion) { try getAggregation(source: source) }
+    query.firestore.complete(isolation, completion) { try getAggregation(source: source) }
   }
 }
 

@@ -111,9 +111,11 @@ public final class CollectionReference: Query, @unchecked Sendable {
   /// Adds a document with a new random ID, returning its reference at once and calling
   /// `completion` with the outcome.
   @discardableResult
-  public func addDocument(data: [String: Any], completion: ((Error?) -> Void)?) -> DocumentReference {
+  public func addDocument(
+    data: [String: Any], isolation: isolated (any Actor)? = #isolation, completion: ((Error?) -> Void)?
+  ) -> DocumentReference {
     let reference = document()
-    reference.create(data, completion: completion)
+    reference.create(data, isolation: isolation, completion: completion)
     return reference
   }
 

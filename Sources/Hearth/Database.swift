@@ -13,14 +13,35 @@ import Synchronization
 /// `Database` objects, and several processes, may open one directory at once; each sees
 /// the others' commits.
 public final class Database: Sendable {
-  private let state: Result<DocumentStore, HearthError>
-  public let settings: Settings
   /// The database directory (canonical, absolute, once opened).
   public let path: String
   private let removesDirectoryOnClose: Bool
   private let isClosed = Atomic<Bool>(false)
-  /// Runs listener callbacks and completion handlers on `settings.dispatchQueue`.
-  let callbacks: CallbackPump
+  private let current: Mutex<Opened>
+  /// Runs the callbacks behind `snapshots()` streams, on a private queue.
+  let streamCallbacks = CallbackPump(queue: DispatchQueue(label: "hearth.snapshots"))
+
+  /// The engine as opened with the settings in force, and the pumps that run callbacks.
+  /// Assigning `settings` before first use replaces it; the first use freezes it.
+  private struct Opened: Sendable {
+    var state: Result<DocumentStore, HearthError>
+    var settings: Settings.Values
+    /// Runs callbacks written outside any actor, on `settings.dispatchQueue`.
+    var callbacks: CallbackPump
+    /// Runs callbacks written on the main actor, on the main queue (the same pump as
+    /// `callbacks` when that is the main queue, so that they keep one order).
+    var mainCallbacks: CallbackPump
+    /// Set by the first operation: settings can no longer change.
+    var started = false
+
+    init(state: Result<DocumentStore, HearthError>, settings: Settings.Values) {
+      self.state = state
+      self.settings = settings
+      callbacks = CallbackPump(queue: settings.dispatchQueue)
+      mainCallbacks =
+        settings.dispatchQueue.isMain ? callbacks : CallbackPump(queue: DispatchQueue.main)
+    }
+  }
 
   /// Opens the database in directory `path`, creating it when missing (unless
   /// `settings.readOnly`).
@@ -28,37 +49,38 @@ public final class Database: Sendable {
   /// - Throws: `notFound` (read-only, missing), `failedPrecondition` (newer format),
   ///   `dataLoss` (not a database), `permissionDenied`.
   public convenience init(path: String, settings: Settings = Settings()) throws {
-    try self.init(path: path, settings: settings, removesDirectoryOnClose: false)
+    try self.init(path: path, settings: settings.snapshot, removesDirectoryOnClose: false)
   }
 
-  private init(path: String, settings: Settings, removesDirectoryOnClose: Bool) throws {
+  private init(path: String, settings: Settings.Values, removesDirectoryOnClose: Bool) throws {
+    let store = try Self.open(path, settings)
+    self.path = store.path
+    current = Mutex(Opened(state: .success(store), settings: settings))
+    self.removesDirectoryOnClose = removesDirectoryOnClose
+  }
+
+  /// A database that could not be opened: every operation throws `error`, until settings
+  /// assigned before first use open it.
+  private init(failed error: HearthError, path: String, settings: Settings.Values) {
+    self.path = path
+    current = Mutex(Opened(state: .failure(error), settings: settings))
+    self.removesDirectoryOnClose = false
+  }
+
+  private static func open(_ path: String, _ settings: Settings.Values) throws -> DocumentStore {
     var options = DocumentStore.Options()
     options.readOnly = settings.readOnly
     options.durable = settings.durability == .full
     options.initialMapSize = settings.initialMapSize
     options.fileMode = settings.filePermissions
-    let store = try DocumentStore(path: path, options: options)
-    self.state = .success(store)
-    self.path = store.path
-    self.settings = settings
-    callbacks = CallbackPump(queue: settings.dispatchQueue)
-    self.removesDirectoryOnClose = removesDirectoryOnClose
-  }
-
-  /// A database that could not be opened: every operation throws `error`.
-  private init(failed error: HearthError, path: String, settings: Settings) {
-    self.state = .failure(error)
-    self.path = path
-    self.settings = settings
-    callbacks = CallbackPump(queue: settings.dispatchQueue)
-    self.removesDirectoryOnClose = false
+    return try DocumentStore(path: path, options: options)
   }
 
   /// A new database in a temporary directory, deleted by `close()` — for tests.
   public static func temporary(settings: Settings = Settings()) throws -> Database {
     let directory = FileManager.default.temporaryDirectory
       .appendingPathComponent("hearth-\(UUID().uuidString)").path
-    return try Database(path: directory, settings: settings, removesDirectoryOnClose: true)
+    return try Database(path: directory, settings: settings.snapshot, removesDirectoryOnClose: true)
   }
 
   private static let shared = Mutex<Database?>(nil)
@@ -74,25 +96,65 @@ public final class Database: Sendable {
         database = try Database(path: path)
       } catch {
         let reason = error as? HearthError ?? HearthError(.unavailable, "\(error)")
-        database = Database(failed: reason, path: path, settings: Settings())
+        database = Database(failed: reason, path: path, settings: Settings.Values())
       }
       shared = database
       return database
     }
   }
 
+  /// The database's settings (a copy, as in Firebase: change it, then assign it back).
+  ///
+  /// As in Firebase, settings can be assigned only before first use (any read, write,
+  /// query or listener): the database is opened again with them. Assigned later, they
+  /// are refused and the settings stay as they were — a setter cannot throw, and
+  /// Firebase's exception would end the process — with Firebase's message on standard
+  /// error. Opening with the new settings can fail (`readOnly` on a missing database);
+  /// every operation then throws the reason.
+  public var settings: Settings {
+    get { Settings(current.withLock { $0.settings }) }
+    set {
+      let values = newValue.snapshot
+      let refused = current.withLock { opened -> Bool in
+        guard !opened.started, !isClosed.load(ordering: .acquiring) else { return true }
+        if opened.settings.opensDifferently(from: values) || (try? opened.state.get()) == nil {
+          if case .success(let store) = opened.state { store.close() }
+          opened.state = Result { try Self.open(path, values) }.mapError {
+            $0 as? HearthError ?? HearthError(.unavailable, "\($0)")
+          }
+        }
+        opened = Opened(state: opened.state, settings: values)
+        return false
+      }
+      if refused {
+        Diagnostics.warn(
+          "Firestore instance has already been started and its settings can no longer be changed. You can only "
+            + "set settings before calling any other methods on a Firestore instance. (The settings of the "
+            + "database at \(path) stay as they were.)")
+      }
+    }
+  }
+
+  /// Whether queries refuse what needs an undeclared composite index (the settings in
+  /// force, read without counting as a use).
+  var requireIndexes: Bool { current.withLock { $0.settings.requireIndexes } }
+
   /// Closes the database. Later operations fail with `failedPrecondition`; a temporary
   /// database's directory is deleted. Closing twice is harmless.
   public func close() {
     if isClosed.exchange(true, ordering: .acquiringAndReleasing) { return }
-    if case .success(let store) = state { store.close() }
+    if case .success(let store) = current.withLock({ $0.state }) { store.close() }
     if removesDirectoryOnClose { try? FileManager.default.removeItem(atPath: path) }
   }
 
   deinit { close() }
 
-  /// The engine, or the reason there is none.
+  /// The engine, or the reason there is none. The first call freezes the settings.
   func engine() throws -> DocumentStore {
+    let state = current.withLock { opened in
+      opened.started = true
+      return opened.state
+    }
     switch state {
     case .success(let store):
       if isClosed.load(ordering: .acquiring) {
@@ -101,6 +163,16 @@ public final class Database: Sendable {
       return store
     case .failure(let error): throw error
     }
+  }
+
+  /// What runs a callback written in `isolation` (the caller's, as `#isolation` gives
+  /// it): the main queue for the main actor, the actor itself for another actor, and
+  /// `settings.dispatchQueue` for code outside any actor. So a callback runs where its
+  /// type says it may, and never traps Swift's isolation check.
+  func callbacks(for isolation: (any Actor)?) -> any CallbackRunner {
+    guard let isolation else { return current.withLock { $0.callbacks } }
+    if isolation === MainActor.shared { return current.withLock { $0.mainCallbacks } }
+    return ActorCallbackPump(actor: isolation)
   }
 
   // MARK: - References
@@ -156,17 +228,18 @@ public final class Database: Sendable {
     }
   }
 
-  /// Runs `work` now and hands its outcome to `completion` on `settings.dispatchQueue`,
-  /// as Firebase's completion-handler forms do.
-  func complete<T>(_ completion: ((T?, Error?) -> Void)?, _ work: () throws -> T) {
+  /// Runs `work` now and hands its outcome to `completion`, as Firebase's
+  /// completion-handler forms do: on the actor of the caller's `isolation`, or on
+  /// `settings.dispatchQueue` for a caller outside any actor.
+  func complete<T>(_ isolation: (any Actor)?, _ completion: ((T?, Error?) -> Void)?, _ work: () throws -> T) {
     let outcome = Result { try work() }
     guard let completion else { return }
     let box = CallbackBox { completion(try? outcome.get(), outcome.failure) }
-    callbacks.enqueue { box.run() }
+    callbacks(for: isolation).enqueue { box.run() }
   }
 
-  func complete(_ completion: ((Error?) -> Void)?, _ work: () throws -> Void) {
-    complete(completion.map { callback in { (_: Void?, error: Error?) in callback(error) } }, work)
+  func complete(_ isolation: (any Actor)?, _ completion: ((Error?) -> Void)?, _ work: () throws -> Void) {
+    complete(isolation, completion.map { callback in { (_: Void?, error: Error?) in callback(error) } }, work)
   }
 }
 

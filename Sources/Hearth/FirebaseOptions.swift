@@ -20,8 +20,11 @@ extension DocumentReference {
   @discardableResult
   public func getDocument(source: FirestoreSource) async throws -> DocumentSnapshot { try await getDocument() }
 
-  public func getDocument(source: FirestoreSource, completion: @escaping (DocumentSnapshot?, Error?) -> Void) {
-    getDocument(completion: completion)
+  public func getDocument(
+    source: FirestoreSource, isolation: isolated (any Actor)? = #isolation,
+    completion: @escaping (DocumentSnapshot?, Error?) -> Void
+  ) {
+    getDocument(isolation: isolation, completion: completion)
   }
 }
 
@@ -31,8 +34,11 @@ extension Query {
   @discardableResult
   public func getDocuments(source: FirestoreSource) async throws -> QuerySnapshot { try await getDocuments() }
 
-  public func getDocuments(source: FirestoreSource, completion: @escaping (QuerySnapshot?, Error?) -> Void) {
-    getDocuments(completion: completion)
+  public func getDocuments(
+    source: FirestoreSource, isolation: isolated (any Actor)? = #isolation,
+    completion: @escaping (QuerySnapshot?, Error?) -> Void
+  ) {
+    getDocuments(isolation: isolation, completion: completion)
   }
 }
 

@@ -10,8 +10,8 @@ public protocol ListenerRegistration: AnyObject {
   func remove()
 }
 
-/// Hands a listener's snapshots to its callback through the database's callback pump, in
-/// the order they were made, until `mute()`.
+/// Hands a listener's snapshots to its callback through a callback runner (the one for the
+/// isolation the listener was written in), in the order they were made, until `mute()`.
 ///
 /// `@unchecked Sendable`: `callback` is guarded by `lock`, which is held while the
 /// callback runs, so that `mute()` from another thread waits for a running callback and
@@ -22,9 +22,9 @@ final class ListenerDelivery<Snapshot>: @unchecked Sendable {
   private let lock = NSRecursiveLock()
   private var callback: ((Snapshot?, Error?) -> Void)?
   private let muted = Atomic<Bool>(false)
-  private let pump: CallbackPump
+  private let pump: any CallbackRunner
 
-  init(pump: CallbackPump, callback: @escaping (Snapshot?, Error?) -> Void) {
+  init(pump: any CallbackRunner, callback: @escaping (Snapshot?, Error?) -> Void) {
     self.pump = pump
     self.callback = callback
   }
@@ -82,16 +82,16 @@ final class HearthListenerRegistration<Snapshot>: ListenerRegistration, @uncheck
 }
 
 extension Database {
-  /// Registers the listener `callback` through the view `makeView` builds for its
-  /// delivery, starting the view on the current state. A failure (an invalid query, a
-  /// closed database) reaches the listener as its one callback.
+  /// Registers the listener `callback`, run by `runner`, through the view `makeView`
+  /// builds for its delivery, starting the view on the current state. A failure (an
+  /// invalid query, a closed database) reaches the listener as its one callback.
   func listen<Snapshot>(
-    _ callback: @escaping (Snapshot?, Error?) -> Void,
+    _ runner: any CallbackRunner, _ callback: @escaping (Snapshot?, Error?) -> Void,
     _ makeView: (ListenerDelivery<Snapshot>) throws -> (
       view: any CommitObserver, scope: ObservationScope, start: (StoreReader) throws -> Void
     )
   ) -> ListenerRegistration {
-    let delivery = ListenerDelivery(pump: callbacks, callback: callback)
+    let delivery = ListenerDelivery(pump: runner, callback: callback)
     do {
       let (view, scope, start) = try makeView(delivery)
       let store = try engine()
@@ -121,13 +121,17 @@ private struct RegistrationBox: @unchecked Sendable {
   init(_ registration: ListenerRegistration) { self.registration = registration }
 }
 
-/// A listener's snapshots as an asynchronous sequence: `add` registers the listener;
-/// ending the iteration removes it, and an error ends the sequence.
+/// A listener's snapshots as an asynchronous sequence: `add` registers the listener with
+/// the runner it is given (the database's stream pump, on a private queue: a stream's
+/// consumer runs in its own task, so the callback need not run on any actor, and must not
+/// wait for a main queue that a program may be blocking); ending the iteration removes
+/// it, and an error ends the sequence.
 func snapshotStream<Snapshot: Sendable>(
-  _ add: (@escaping (Snapshot?, Error?) -> Void) -> ListenerRegistration
+  _ database: Database,
+  _ add: (any CallbackRunner, @escaping (Snapshot?, Error?) -> Void) -> ListenerRegistration
 ) -> AsyncThrowingStream<Snapshot, Error> {
   AsyncThrowingStream { continuation in
-    let registration = add { snapshot, error in
+    let registration = add(database.streamCallbacks) { snapshot, error in
       if let snapshot { continuation.yield(snapshot) } else { continuation.finish(throwing: error) }
     }
     let box = RegistrationBox(registration)

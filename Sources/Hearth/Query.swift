@@ -84,7 +84,7 @@ public class Query: @unchecked Sendable {
   ///   a damaged document.
   public func getDocuments() throws -> QuerySnapshot {
     let model = try runnableModel()
-    let require = firestore.settings.requireIndexes
+    let require = firestore.requireIndexes
     let result = try firestore.engine().read { try $0.run(model, requireIndexes: require) }
     return QuerySnapshot(
       query: self, documents: result.documents.map { QueryDocumentSnapshot(database: firestore, document: $0) })
@@ -95,15 +95,17 @@ public class Query: @unchecked Sendable {
     try await firestore.offload { try self.getDocuments() }
   }
 
-  public func getDocuments(completion: @escaping (QuerySnapshot?, Error?) -> Void) {
-    firestore.complete(completion) { try getDocuments() }
+  public func getDocuments(
+    isolation: isolated (any Actor)? = #isolation, completion: @escaping (QuerySnapshot?, Error?) -> Void
+  ) {
+    firestore.complete(isolation, completion) { try getDocuments() }
   }
 
   /// Runs the query and reports how: the plan (index or scan, key ranges) and what it
   /// read and returned.
   public func explain() throws -> QueryExplanation {
     let model = try runnableModel()
-    let require = firestore.settings.requireIndexes
+    let require = firestore.requireIndexes
     let statistics = try firestore.engine().read {
       try $0.run(model, requireIndexes: require, explaining: true).statistics
     }

@@ -21,7 +21,7 @@ final class QueryView: CommitObserver, @unchecked Sendable {
     self.query = query
     self.model = model
     order = QueryOrder(model.orderBys)
-    requireIndexes = query.firestore.settings.requireIndexes
+    requireIndexes = query.firestore.requireIndexes
     self.delivery = delivery
   }
 
@@ -114,12 +114,17 @@ extension ViewChange.Kind {
 
 extension Query {
   /// Calls `listener` with the query's results now, then after every commit that changes
-  /// them (documents, order, or changes seen through `documentChanges`), on
-  /// `Settings.dispatchQueue`, in commit order. A commit that changes nothing this query
-  /// sees raises no snapshot.
+  /// them (documents, order, or changes seen through `documentChanges`), in commit order.
+  /// A commit that changes nothing this query sees raises no snapshot.
+  ///
+  /// `listener` runs in the isolation it was written in (`isolation`, the caller's): on
+  /// the main actor for top-level code and `@MainActor` types, on an actor for an actor's
+  /// method, and on `Settings.dispatchQueue` (the main queue unless set) outside any actor.
   @discardableResult
-  public func addSnapshotListener(_ listener: @escaping (QuerySnapshot?, Error?) -> Void) -> ListenerRegistration {
-    addSnapshotListener(includeMetadataChanges: false, listener: listener)
+  public func addSnapshotListener(
+    isolation: isolated (any Actor)? = #isolation, _ listener: @escaping (QuerySnapshot?, Error?) -> Void
+  ) -> ListenerRegistration {
+    listen(on: firestore.callbacks(for: isolation), listener)
   }
 
   /// As `addSnapshotListener(_:)`. Hearth's snapshots are never from a cache and never
@@ -127,9 +132,16 @@ extension Query {
   /// its own and `includeMetadataChanges` adds no snapshot.
   @discardableResult
   public func addSnapshotListener(
-    includeMetadataChanges: Bool, listener: @escaping (QuerySnapshot?, Error?) -> Void
+    includeMetadataChanges: Bool, isolation: isolated (any Actor)? = #isolation,
+    listener: @escaping (QuerySnapshot?, Error?) -> Void
   ) -> ListenerRegistration {
-    firestore.listen(listener) { delivery in
+    listen(on: firestore.callbacks(for: isolation), listener)
+  }
+
+  private func listen(
+    on runner: any CallbackRunner, _ listener: @escaping (QuerySnapshot?, Error?) -> Void
+  ) -> ListenerRegistration {
+    firestore.listen(runner, listener) { delivery in
       let model = try runnableModel()
       let view = QueryView(query: self, model: model, delivery: delivery)
       return (view, ObservationScope(model.target), view.start)
@@ -139,6 +151,6 @@ extension Query {
   /// The query's snapshots as an asynchronous sequence: the current results, then one
   /// snapshot per commit that changes them. Ending the iteration removes the listener.
   public func snapshots(includeMetadataChanges: Bool = false) -> AsyncThrowingStream<QuerySnapshot, Error> {
-    snapshotStream { addSnapshotListener(includeMetadataChanges: includeMetadataChanges, listener: $0) }
+    snapshotStream(firestore) { listen(on: $0, $1) }
   }
 }

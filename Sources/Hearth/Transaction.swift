@@ -116,10 +116,11 @@ extension Database {
   }
 
   public func runTransaction(
-    _ updateBlock: @escaping (Transaction, NSErrorPointer) -> Any?, completion: @escaping (Any?, Error?) -> Void
+    _ updateBlock: @escaping (Transaction, NSErrorPointer) -> Any?, isolation: isolated (any Actor)? = #isolation,
+    completion: @escaping (Any?, Error?) -> Void
   ) {
     let deliver = { (result: Any??, error: Error?) in completion(result ?? nil, error) }
-    complete(deliver) { try runFirebaseTransaction(updateBlock) }
+    complete(isolation, deliver) { try runFirebaseTransaction(updateBlock) }
   }
 
   private func runFirebaseTransaction(_ updateBlock: (Transaction, NSErrorPointer) -> Any?) throws -> Any? {

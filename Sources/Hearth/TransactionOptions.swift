@@ -39,14 +39,14 @@ extension Database {
   /// Firebase's form with options (Firebase has no `async` import of it).
   public func runTransaction(
     with options: TransactionOptions?, block updateBlock: @escaping (Transaction, NSErrorPointer) -> Any?,
-    completion: @escaping (Any?, Error?) -> Void
+    isolation: isolated (any Actor)? = #isolation, completion: @escaping (Any?, Error?) -> Void
   ) {
     if let options {
       do { try options.validate() } catch {
-        complete(completion) { throw error }
+        complete(isolation, completion) { throw error }
         return
       }
     }
-    runTransaction(updateBlock, completion: completion)
+    runTransaction(updateBlock, isolation: isolation, completion: completion)
   }
 }

@@ -79,8 +79,8 @@ public final class WriteBatch {
     try await database.offload { _ = try database.commit(writes) }
   }
 
-  public func commit(completion: ((Error?) -> Void)?) {
-    database.complete(completion) { try commit() }
+  public func commit(isolation: isolated (any Actor)? = #isolation, completion: ((Error?) -> Void)?) {
+    database.complete(isolation, completion) { try commit() }
   }
 
   private func takeWrites() throws -> [Write] {

@@ -30,6 +30,7 @@ final class Session {
 
   private var database: Database?
   private var databaseIsWritable = false
+  private static let callbackQueue = DispatchQueue(label: "hearth.shell.callbacks")
 
   init(stdin: TextInput, stdout: TextOutput, stderr: TextOutput, environment: [String: String]) {
     self.stdin = stdin
@@ -61,8 +62,11 @@ final class Session {
   func database(for access: DatabaseAccess) throws -> Database {
     if let database, access != .write || databaseIsWritable { return database }
     close()
-    var settings = Settings()
+    let settings = Settings()
     settings.readOnly = access != .write
+    // The shell's main thread waits for commands to finish (`watch` on a semaphore), so
+    // callbacks cannot use the main queue.
+    settings.dispatchQueue = Self.callbackQueue
     do {
       let opened = try Database(path: databasePath, settings: settings)
       database = opened

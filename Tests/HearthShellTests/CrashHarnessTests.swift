@@ -185,7 +185,7 @@ struct CrashHarnessTests {
 
     init(initialMapSize: Int? = nil) throws {
       scratch = try Scratch()
-      var settings = Settings()
+      let settings = Settings()
       if let initialMapSize { settings.initialMapSize = initialMapSize }
       settings.durability = .relaxed
       db = try Database(path: scratch.database, settings: settings)

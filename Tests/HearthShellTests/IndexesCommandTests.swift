@@ -24,7 +24,7 @@ import Testing
   /// Runs `query` on the fixture's database opened as production Firestore would
   /// (`Settings.requireIndexes`): it fails without the index it needs.
   static func strictly<T>(_ shell: ShellFixture, _ query: (Database) throws -> T) throws -> T {
-    var settings = Settings()
+    let settings = Settings()
     settings.requireIndexes = true
     let database = try Database(path: shell.path, settings: settings)
     defer { database.close() }

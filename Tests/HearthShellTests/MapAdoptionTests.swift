@@ -10,7 +10,7 @@ struct MapAdoptionTests {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-map-\(UUID().uuidString)")
       .path
     defer { try? FileManager.default.removeItem(atPath: directory) }
-    var settings = Settings()
+    let settings = Settings()
     settings.initialMapSize = 1 << 20
     let db = try Database(path: directory + "/db", settings: settings)
     defer { db.close() }

@@ -43,57 +43,41 @@ import Testing
     #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("quickstart.hearth/data.mdb").path))
   }
 
-  /// Every `hearth --db …` line of the README runs, in order, on a fresh demo database
-  /// and says something (on stdout, or on stderr for commands that report there). Files
-  /// and databases the lines name (`demo.hearth`, `demo.jsonl`, `demo-backup`, …) live in
-  /// a temporary directory.
+  /// Every `hearth …` line of the README's shell examples runs as written, in order,
+  /// through `/bin/sh`, after the README's set-up: `hearth` installed on the PATH by
+  /// `Tools/install.sh` (from the debug build, which `Tools/demo.sh` does from the
+  /// release build) and `demo.hearth` written by the demo writer in the current directory.
+  /// Each says something (on stdout, or on stderr for commands that report there).
   @Test(.enabled(if: demoWriter != nil, "the demo writer is not built (run swift build first)"))
-  func theShellExamplesRunOnTheDemoDatabase() throws {
-    let fixture = ShellFixture()
-    let files = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-readme-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: files) }
-    let writer = Process()
-    writer.executableURL = Self.demoWriter
-    writer.arguments = [fixture.path]
-    writer.standardOutput = FileHandle.nullDevice
-    try writer.run()
-    writer.waitUntilExit()
-    #expect(writer.terminationStatus == 0)
+  func theShellExamplesRunAsWrittenAfterTheSetUp() throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-readme-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let prefix = directory.appendingPathComponent("prefix")
+    var environment = ProcessInfo.processInfo.environment
+    environment["HEARTH_INSTALL_FROM"] = hearthExecutable!.deletingLastPathComponent().path
+    environment["HEARTH_DATABASE"] = nil
+    let install = try runProcess(
+      Self.root.appendingPathComponent("Tools/install.sh"), [prefix.path], environment: environment)
+    #expect(install.status == 0, "\(install.stderr)")
+    #expect(install.stderr.contains("Installed \(prefix.path)/bin/hearth"))
+    #expect(install.stderr.contains("is not on your PATH"))
+    environment["PATH"] = prefix.appendingPathComponent("bin").path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+
+    let work = directory.appendingPathComponent("work")
+    try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+    let demo = try runProcess(Self.demoWriter!, [work.appendingPathComponent("demo.hearth").path])
+    #expect(demo.status == 0)
+
     let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
-    let commands = readme.split(separator: "\n").filter { $0.hasPrefix("hearth --db ") }
-    #expect(commands.count >= 9)
+    let blocks = readme.components(separatedBy: "```sh\n").dropFirst().map { $0.components(separatedBy: "```")[0] }
+    let commands = blocks.flatMap { $0.split(separator: "\n") }.filter { $0.hasPrefix("hearth ") }
+    #expect(commands.count >= 13)
     for command in commands {
-      let words = Self.shellWords(command.dropFirst("hearth ".count)).map { word in
-        if word == "demo.hearth" { return fixture.path }
-        let isFile = word.hasSuffix(".hearth") || word.hasSuffix(".jsonl") || word.hasSuffix("-backup")
-        return isFile && !word.contains("/") ? files.appendingPathComponent(word).path : word
-      }
-      let outcome = fixture.run(arguments: words)
+      let outcome = try runProcess(
+        URL(fileURLWithPath: "/bin/sh"), ["-c", String(command)], environment: environment, directory: work)
       #expect(outcome.status == 0, "\(command): \(outcome.stderr)")
       #expect(!outcome.stdout.isEmpty || !outcome.stderr.isEmpty, "\(command)")
     }
-  }
-
-  /// A command line split as a POSIX shell splits it: on spaces, with '…' and "…" quoting.
-  static func shellWords(_ line: Substring) -> [String] {
-    var words: [String] = []
-    var word: String?
-    var quote: Character?
-    for character in line {
-      if let open = quote {
-        if character == open { quote = nil } else { word!.append(character) }
-      } else if character == "'" || character == "\"" {
-        quote = character
-        word = word ?? ""
-      } else if character == " " {
-        if let finished = word { words.append(finished) }
-        word = nil
-      } else {
-        word = (word ?? "") + String(character)
-      }
-    }
-    if let finished = word { words.append(finished) }
-    return words
   }
 }

@@ -465,7 +465,7 @@ import Testing
     let queue = DispatchQueue(label: "test.callbacks")
     let key = DispatchSpecificKey<String>()
     queue.setSpecific(key: key, value: "callbacks")
-    var settings = Settings()
+    let settings = Settings()
     settings.dispatchQueue = queue
     try withDatabase(settings: settings) { db in
       let doc = db.document("t/completion")

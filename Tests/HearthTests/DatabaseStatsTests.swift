@@ -63,7 +63,7 @@ import Testing
     let writer = try Database(path: path)
     try writer.document("users/alice").setData(["name": "Alice"])
     writer.close()
-    var settings = Settings()
+    let settings = Settings()
     settings.readOnly = true
     let reader = try Database(path: path, settings: settings)
     defer { reader.close() }

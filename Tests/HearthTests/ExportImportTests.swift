@@ -178,7 +178,7 @@ import Testing
       try db.document("a/1").setData(["n": 1])
       try db.export(to: directory + "/a.jsonl")
       db.close()
-      var settings = relaxed
+      let settings = relaxed
       settings.readOnly = true
       let readOnly = try Database(path: path, settings: settings)
       defer { readOnly.close() }
@@ -218,7 +218,7 @@ import Testing
       try people(source)
       try source.export(to: directory + "/people.jsonl")
 
-      var settings = relaxed
+      let settings = relaxed
       settings.requireIndexes = true
       let target = try Database.temporary(settings: settings)
       defer { target.close() }
@@ -263,7 +263,7 @@ import Testing
       try people(source)
       try source.export(to: directory + "/people.jsonl")
 
-      var settings = relaxed
+      let settings = relaxed
       settings.requireIndexes = true
       let target = try Database.temporary(settings: settings)
       defer { target.close() }

@@ -38,7 +38,7 @@ import Testing
   @Test func settingsMayShareWithTheGroup() throws {
     try withScratchDirectory { directory in
       let path = directory + "/shared.hearth"
-      var settings = Settings()
+      let settings = Settings()
       settings.filePermissions = 0o640
       let db = try Database(path: path, settings: settings)
       try db.document("users/a").setData(["n": 1])

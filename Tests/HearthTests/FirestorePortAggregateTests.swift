@@ -110,7 +110,7 @@ struct FirestorePortAggregateTests {
   }
 
   private func openRequiringIndexes() throws -> Database {
-    var settings = Settings()
+    let settings = Settings()
     settings.durability = .relaxed
     settings.requireIndexes = true
     return try Database.temporary(settings: settings)

@@ -502,9 +502,9 @@ struct FirestorePortListenerTests {
     #expect(steps.value == "12")
   }
 
-  // FIRDatabaseTests.testListenerCallbacksHappenOnMainThread: Hearth calls back on
-  // Settings.dispatchQueue (Firebase's default is the main queue; Hearth's a private serial
-  // queue).
+  // FIRDatabaseTests.testListenerCallbacksHappenOnMainThread, with Settings.dispatchQueue
+  // set to another queue: callbacks written outside any actor run there. (With the
+  // default, the main queue, as in Firebase: CallbackIsolationTests.)
   @Test func testListenerCallbacksHappenOnTheDispatchQueue() throws {
     let queue = DispatchQueue(label: "listener-port.callbacks")
     let key = DispatchSpecificKey<Int>()

@@ -21,7 +21,7 @@ import Testing
   }
 
   static var strict: Settings {
-    var settings = relaxed
+    let settings = relaxed
     settings.requireIndexes = true
     return settings
   }
@@ -113,7 +113,7 @@ import Testing
     }
     // A new handle reads the stored declaration back: the same fields, so the entry the
     // declaration wrote is the one the check expects.
-    var settings = Self.strict
+    let settings = Self.strict
     settings.readOnly = true
     let db = try Database(path: path, settings: settings)
     defer { db.close() }

@@ -11,7 +11,7 @@ import Testing
   /// A database with `feed`: 100,000 posts by 1,000 owners, unique `createdAt` and `likes`,
   /// and the composite index the feed query needs.
   static let feed: Database = {
-    var settings = Settings()
+    let settings = Settings()
     settings.durability = .relaxed
     let db = try! Database.temporary(settings: settings)
     try! db.declareIndexes(
@@ -152,7 +152,7 @@ import Testing
   }
 
   @Test func requireIndexesRefusesWhatProductionWouldAndNamesTheIndex() throws {
-    var settings = Settings()
+    let settings = Settings()
     settings.requireIndexes = true
     let db = try Database.temporary(settings: settings)
     defer { db.close() }

@@ -5,7 +5,7 @@ import Testing
 /// A commit reaches only the views of the collection, group or document it touched.
 @Suite struct ListenerFanOutTests {
   @Test func aWriteToOneUsersPostsEvaluatesOneViewOutOfTenThousand() throws {
-    var settings = Settings()
+    let settings = Settings()
     settings.durability = .relaxed
     let db = try Database.temporary(settings: settings)
     defer { db.close() }

@@ -16,7 +16,7 @@ let listenerQuietPeriod: Double = 0.2
 /// Settings for a listener test: no fsync per commit, and a fresh private callback queue
 /// (or `queue`), so that a slow or stuck callback in one test cannot delay another.
 func listenerSettings(queue: DispatchQueue? = nil) -> Settings {
-  var settings = Settings()
+  let settings = Settings()
   settings.durability = .relaxed
   if let queue { settings.dispatchQueue = queue }
   return settings

@@ -6,7 +6,7 @@ import Testing
 /// documents without the caller seeing an error.
 @Suite struct MapGrowthTests {
   @Test func aTinyInitialMapTakes500MegabytesOfDocuments() throws {
-    var settings = Settings()
+    let settings = Settings()
     settings.initialMapSize = 64 << 10
     settings.durability = .relaxed
     let db = try Database.temporary(settings: settings)

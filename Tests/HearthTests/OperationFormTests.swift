@@ -44,7 +44,7 @@ import Testing
     let queue = DispatchQueue(label: "test.forms.callbacks")
     let key = DispatchSpecificKey<String>()
     queue.setSpecific(key: key, value: "settings-queue")
-    var settings = Settings()
+    let settings = Settings()
     settings.dispatchQueue = queue
     return (settings, key)
   }

@@ -23,12 +23,14 @@ func withDatabase<T>(
   return try await body(db)
 }
 
-/// Settings without an fsync per commit, for tests that commit many times.
-let relaxed: Settings = {
-  var settings = Settings()
+/// Settings without an fsync per commit, for tests that commit many times (a new object
+/// each time: `Settings` is a class, as Firebase's is, so a test that changes its copy
+/// changes no other test's).
+var relaxed: Settings {
+  let settings = Settings()
   settings.durability = .relaxed
   return settings
-}()
+}
 
 /// A fresh directory path under the system temporary directory (not created).
 func makeTemporaryPath(_ label: String = "hearth-tests") -> String {

@@ -39,7 +39,7 @@ guard CommandLine.arguments.count == 2 else {
 
 var random = Generator(seed: 2026)
 let settings = {
-  var s = Settings()
+  let s = Settings()
   s.durability = .relaxed
   return s
 }()

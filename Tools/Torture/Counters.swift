@@ -8,12 +8,15 @@ import Synchronization
 /// while a `listen` process watches, and `verify-counters` checks the end state.
 enum Counters {
   static let counterPath = "counters/main"
+  static let callbackQueue = DispatchQueue(label: "hearth-torture.callbacks")
 
   /// Every process of the run opens the database with a small map, so that it grows
   /// during the run and every process meets growths made by the others.
   static var settings: Settings {
-    var settings = Settings()
+    let settings = Settings()
     settings.initialMapSize = 1 << 20
+    // The listener process waits on its main thread, so callbacks need a queue of their own.
+    settings.dispatchQueue = callbackQueue
     return settings
   }
 

@@ -19,12 +19,13 @@ extension CollectionReference {
   ///   Firestore would refuse.
   @discardableResult
   public func addDocument<T: Encodable>(
-    from value: T, encoder: Database.Encoder = .init(), completion: ((Error?) -> Void)? = nil
+    from value: T, encoder: Database.Encoder = .init(), isolation: isolated (any Actor)? = #isolation,
+    completion: ((Error?) -> Void)? = nil
   ) throws -> DocumentReference {
     let reference = document()
     let data = try encoder.encode(value, documentPath: reference.path)
     if let completion {
-      reference.create(data, completion: completion)
+      reference.create(data, isolation: isolation, completion: completion)
     } else {
       try reference.create(data)
     }

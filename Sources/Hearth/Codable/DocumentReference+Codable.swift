@@ -7,7 +7,8 @@ import Foundation
 /// means the same inside `async` code (an `async` overload would be preferred there and
 /// demand `await`). With `completion` `nil`, every error is thrown; with a `completion`,
 /// encoding errors are thrown (and `completion` is not called) and the write's outcome
-/// goes to `completion` on `Settings.dispatchQueue`, as in Firebase.
+/// goes to `completion` on the caller's actor (or `Settings.dispatchQueue` outside any
+/// actor), as in Firebase.
 extension DocumentReference {
   /// Writes `value`'s fields, encoded with `encoder`: replacing the document, or with
   /// `merge: true` merging into it.
@@ -22,11 +23,11 @@ extension DocumentReference {
   ///   Firestore would refuse (a nested array, say); nothing is written then.
   public func setData<T: Encodable>(
     from value: T, merge: Bool = false, encoder: Database.Encoder = .init(),
-    completion: ((Error?) -> Void)? = nil
+    isolation: isolated (any Actor)? = #isolation, completion: ((Error?) -> Void)? = nil
   ) throws {
     let data = try encoder.encode(value, documentPath: path)
     if let completion {
-      setData(data, merge: merge, completion: completion)
+      setData(data, merge: merge, isolation: isolation, completion: completion)
     } else {
       try setData(data, merge: merge)
     }
@@ -38,11 +39,11 @@ extension DocumentReference {
   ///   listed field is missing from the encoded data (a `nil` optional is left out).
   public func setData<T: Encodable>(
     from value: T, mergeFields: [Any], encoder: Database.Encoder = .init(),
-    completion: ((Error?) -> Void)? = nil
+    isolation: isolated (any Actor)? = #isolation, completion: ((Error?) -> Void)? = nil
   ) throws {
     let data = try encoder.encode(value, documentPath: path)
     if let completion {
-      setData(data, mergeFields: mergeFields, completion: completion)
+      setData(data, mergeFields: mergeFields, isolation: isolation, completion: completion)
     } else {
       try setData(data, mergeFields: mergeFields)
     }
@@ -69,13 +70,14 @@ extension DocumentReference {
     try await getDocument().data(as: type, decoder: decoder)
   }
 
-  /// Firebase's completion form: reads now and calls `completion` on
-  /// `Settings.dispatchQueue`.
+  /// Firebase's completion form: reads now and calls `completion` on the caller's actor
+  /// (or `Settings.dispatchQueue` outside any actor).
   public func getDocument<T: Decodable>(
-    as type: T.Type, decoder: Database.Decoder = .init(), completion: @escaping (Result<T, Error>) -> Void
+    as type: T.Type, decoder: Database.Decoder = .init(), isolation: isolated (any Actor)? = #isolation,
+    completion: @escaping (Result<T, Error>) -> Void
   ) {
     let result = Result { try getDocument(as: type, decoder: decoder) }
     let box = CallbackBox { completion(result) }
-    firestore.callbacks.enqueue { box.run() }
+    firestore.callbacks(for: isolation).enqueue { box.run() }
   }
 }

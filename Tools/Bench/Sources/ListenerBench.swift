@@ -13,8 +13,10 @@ struct ListenerBench {
   let users = 10_000
 
   func run(selects: (String) -> Bool) throws {
-    var settings = Settings()
+    let settings = Settings()
     settings.durability = .relaxed
+    // The bench waits on its main thread: callbacks run on a queue of their own.
+    settings.dispatchQueue = DispatchQueue(label: "hearth-bench.callbacks")
     let database = try Database(path: root.appendingPathComponent("listeners").path, settings: settings)
     defer { database.close() }
     print("\nlisteners: \(users) users' posts, single writes to random users' posts, in 10 alternating rounds")
@@ -25,8 +27,9 @@ struct ListenerBench {
       for (durability, name, perRound) in [
         (Durability.full, "Durability.full", 30), (.relaxed, "Durability.relaxed", 500),
       ] {
-        var settings = Settings()
+        let settings = Settings()
         settings.durability = durability
+        settings.dispatchQueue = DispatchQueue(label: "hearth-bench.callbacks")
         let plain = try Database(path: root.appendingPathComponent("plain-\(name)").path, settings: settings)
         let watched = try Database(path: root.appendingPathComponent("watched-\(name)").path, settings: settings)
         defer {

@@ -51,7 +51,7 @@ struct SnapshotBench {
   }
 
   private var relaxed: Settings {
-    var settings = Settings()
+    let settings = Settings()
     settings.durability = .relaxed
     return settings
   }

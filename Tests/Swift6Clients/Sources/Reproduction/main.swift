@@ -1,0 +1,12 @@
+// swift-format-ignore-file
+// Issue 13's reproduction, as written there (so not in this project's style) but for the
+// database path, the first argument: top-level code, whose closures are main-actor
+// isolated.
+import Hearth
+
+let db = try Database(path: CommandLine.arguments[1])
+let registration = db.collection("posts").addSnapshotListener { snapshot, error in
+  snapshot?.documentChanges.forEach { diff in print(diff.type, diff.document.documentID) }
+}
+try db.collection("posts").addDocument(data: ["title": "hi"])
+try await Task.sleep(nanoseconds: 300_000_000)
