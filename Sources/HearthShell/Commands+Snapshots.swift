@@ -83,7 +83,11 @@ enum SnapshotCommands {
     defer { progress.finish() }
     if file == "-" {
       let session = invocation.session
-      try database.export(into: { session.writeLine($0) }, progress: progress.update)
+      try database.export(
+        into: { line in
+          session.writeLine(line)
+          try session.checkOutput()
+        }, progress: progress.update)
     } else {
       let summary = try database.export(to: file, progress: progress.update)
       progress.finish()

@@ -1,3 +1,4 @@
+import Foundation
 import Hearth
 
 /// The shell's exit statuses, from `sysexits.h` where one fits (SHELL.md, Behaviour).
@@ -9,8 +10,14 @@ public enum ExitCode: Int32, Sendable {
   case usage = 64
   /// The input data was wrong: JSON, invalid document data (`EX_DATAERR`).
   case dataError = 65
-  /// Reading or writing files failed (`EX_IOERR`).
+  /// Reading or writing files failed (`EX_IOERR`), standard output included.
   case ioError = 74
+  /// Standard output's reader went away (`hearth export - | head -1`): 128 + SIGPIPE,
+  /// the status a shell shows for a process that SIGPIPE ended, so pipelines and
+  /// `set -o pipefail` read it as they always have. `hearth` ignores SIGPIPE and ends
+  /// with this status itself, quietly: the write fails with `EPIPE` instead of the
+  /// signal killing the process midway, so the database is always closed properly.
+  case brokenPipe = 141
 }
 
 /// A command typed wrong. Reported as `hearth: <message> (usage)`, exit status 64.
@@ -114,6 +121,16 @@ struct CommandFailure: Error {
       let text = context.map { "\($0): \(error)" } ?? "\(error)"
       return CommandFailure(message: text, code: "io", status: .ioError)
     }
+  }
+
+  /// Standard output failed with `code` (an `errno`): `brokenPipe`, reported quietly,
+  /// when its reader went away; an I/O error naming the reason otherwise.
+  static func output(_ code: Int32) -> CommandFailure {
+    guard code != EPIPE else {
+      return CommandFailure(message: "standard output was closed by its reader", code: "io", status: .brokenPipe)
+    }
+    return CommandFailure(
+      message: "cannot write to standard output: \(String(cString: strerror(code)))", code: "io", status: .ioError)
   }
 
   static func notFound(_ message: String) -> CommandFailure {

@@ -56,6 +56,9 @@ enum InteractiveShell {
       if words.isEmpty { continue }
       Interrupts.reset()
       status = Shell.execute(words, in: session)
+      // Nobody reads the output any more (`hearth < script | head`): the rest of the
+      // script could only fail the same way.
+      if status == .brokenPipe { return status.rawValue }
       // The terminal echoed ^C where the output stopped: the prompt goes below it.
       if Interrupts.isRequested { session.writeLine("") }
     }

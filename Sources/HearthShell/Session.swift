@@ -87,9 +87,18 @@ final class Session {
   /// A line on standard error: hints that scripts should not parse.
   func note(_ text: String) { stderr.write(text + "\n") }
 
-  /// `hearth: <what> (<code>)` on standard error, then the failure's detail lines.
+  /// Throws once standard output failed (`TextOutput.writeError`), so that a command
+  /// stops instead of computing output that cannot be written.
+  func checkOutput() throws {
+    if let code = stdout.writeError { throw CommandFailure.output(code) }
+  }
+
+  /// `hearth: <what> (<code>)` on standard error, then the failure's detail lines;
+  /// nothing for a closed standard output (`ExitCode.brokenPipe`), as is the custom for
+  /// a pipeline whose reader stopped early.
   func report(_ failure: CommandFailure) {
     stdout.flush()
+    guard failure.status != .brokenPipe else { return }
     stderr.write("hearth: \(failure.message) (\(failure.code))\n")
     for line in failure.detail { stderr.write(line + "\n") }
     stderr.flush()

@@ -29,6 +29,10 @@ public enum Shell {
     var none = sigset_t()
     sigemptyset(&none)
     pthread_sigmask(SIG_SETMASK, &none, nil)
+    // A reader that goes away (`hearth export - | head -1`) makes writes fail with EPIPE
+    // instead of killing hearth midway: it closes the database and ends quietly with
+    // `ExitCode.brokenPipe`.
+    signal(SIGPIPE, SIG_IGN)
     return run(
       arguments: Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment,
       stdin: StandardInput(), stdout: FileDescriptorOutput.standardOutput(),
@@ -39,7 +43,7 @@ public enum Shell {
   /// shell when there is no command.
   ///
   /// - Returns: the exit status (`ExitCode`): 0 ok, 1 failed, 64 usage, 65 bad data,
-  ///   74 I/O.
+  ///   74 I/O (standard output included), 141 standard output closed by its reader.
   public static func run(
     arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment,
     stdin: TextInput, stdout: TextOutput, stderr: TextOutput
@@ -47,9 +51,23 @@ public enum Shell {
     let session = Session(stdin: stdin, stdout: stdout, stderr: stderr, environment: environment)
     defer {
       session.close()
-      stdout.flush()
       stderr.flush()
     }
+    var status = run(arguments, in: session)
+    // Output still buffered can fail too: a run whose output was cut short never ends 0.
+    stdout.flush()
+    if status == ExitCode.ok.rawValue, let code = stdout.writeError {
+      let failure = CommandFailure.output(code)
+      session.report(failure)
+      status = failure.status.rawValue
+    }
+    return status
+  }
+
+  /// Runs the command line in `session`: global options, then one command or the
+  /// interactive shell.
+  private static func run(_ arguments: [String], in session: Session) -> Int32 {
+    let stdout = session.stdout
     let commandIndex: Int
     let globals: Arguments
     do {
@@ -98,6 +116,7 @@ public enum Shell {
       try checkArity(arguments, of: command, interactive: session.isInteractive)
       try command.run(Invocation(command: command, arguments: arguments, session: session))
       session.stdout.flush()
+      try session.checkOutput()
       return .ok
     } catch {
       let failure = CommandFailure.from(error)

@@ -14,6 +14,15 @@ public protocol TextOutput: AnyObject {
   var isTerminal: Bool { get }
   /// Pushes out anything buffered; called after each command and before each prompt.
   func flush()
+  /// The `errno` of the first write that failed (`EPIPE` when the reader went away,
+  /// `ENOSPC` on a full disk), after which nothing more is written; `nil` while every
+  /// write succeeded. The shell turns it into the command's failure, so that output cut
+  /// short never ends with status 0.
+  var writeError: Int32? { get }
+}
+
+extension TextOutput {
+  public var writeError: Int32? { nil }
 }
 
 /// Where the shell reads: lines of the interactive shell, and JSON given as `-`.
@@ -83,6 +92,7 @@ public final class FileDescriptorOutput: TextOutput {
   private let descriptor: Int32
   private var buffer: [UInt8] = []
   public let isTerminal: Bool
+  public private(set) var writeError: Int32?
 
   public static func standardOutput() -> FileDescriptorOutput { FileDescriptorOutput(descriptor: 1) }
   public static func standardError() -> FileDescriptorOutput { FileDescriptorOutput(descriptor: 2) }
@@ -93,23 +103,26 @@ public final class FileDescriptorOutput: TextOutput {
   }
 
   public func write(_ text: String) {
+    guard writeError == nil else { return }
     buffer.append(contentsOf: text.utf8)
     if buffer.count >= 1 << 16 { flush() }
   }
 
-  /// Writes the buffer out, retrying partial writes and interrupted calls. A closed pipe
-  /// (`hearth ls | head`) drops the rest: there is no one left to read it.
+  /// Writes the buffer out, retrying partial writes and interrupted calls. The first
+  /// error (a closed pipe, a full disk) is kept in `writeError` and drops the rest: what
+  /// follows it could only be a piece of the output, so nothing more is written.
   public func flush() {
     var written = 0
     buffer.withUnsafeBytes { bytes in
-      while written < bytes.count {
+      while written < bytes.count, writeError == nil {
         let result = systemWrite(descriptor, bytes.baseAddress! + written, bytes.count - written)
         if result > 0 {
           written += result
         } else if result < 0 && errno == EINTR {
           continue
         } else {
-          break
+          // `write` returns 0 only for an empty write; never loop on it.
+          writeError = result < 0 ? errno : EIO
         }
       }
     }
