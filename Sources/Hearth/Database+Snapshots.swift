@@ -53,7 +53,9 @@ extension Database {
 
   /// Writes every document to `file` as JSON Lines (SHELL.md's export format), in path
   /// order, from one consistent snapshot; `-` writes to standard output. Memory stays
-  /// constant however large the database, and `file` appears only once it is whole.
+  /// constant however large the database. A regular `file` is replaced only once the
+  /// export is whole (a failed export leaves the old file); a FIFO or a device is written
+  /// into as it is, never replaced; a symbolic link is followed to its target.
   @discardableResult
   public func export(to file: String) throws -> ExportSummary {
     ExportSummary(documents: try engine().export(to: file))

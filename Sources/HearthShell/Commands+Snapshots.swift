@@ -10,8 +10,10 @@ extension Command {
     details: """
       Writes every document, in path order, as JSON Lines: a header line, then one
       {"path", "createTime", "updateTime", "fields"} object per document, fields in
-      extended JSON. It reads one consistent snapshot while the app keeps writing. FILE
-      appears only once it is whole; '-' writes to standard output. 'import' reads it back.
+      extended JSON. It reads one consistent snapshot while the app keeps writing. A
+      regular FILE is replaced only once the export is whole (a failed export leaves the
+      old one); a FIFO or a device is written into as it is, and a symbolic link is
+      followed to its target. '-' writes to standard output. 'import' reads it back.
       """,
     examples: ["export backup.jsonl", "export - | gzip > backup.jsonl.gz"],
     arguments: ["FILE"], required: 1, access: .read, aliases: ["dump", "save-all"],
