@@ -1,3 +1,4 @@
+import Foundation
 import Hearth
 
 /// What a command does with the database, which decides how it is opened.
@@ -30,6 +31,9 @@ final class Session {
 
   private var database: Database?
   private var databaseIsWritable = false
+  /// What the running command created to open the database for writing, so that a
+  /// command that fails can take it away again (`discardCreatedDatabase`).
+  private var createdByCommand: CreatedDatabase?
 
   init(stdin: TextInput, stdout: TextOutput, stderr: TextOutput, environment: [String: String]) {
     self.stdin = stdin
@@ -63,14 +67,36 @@ final class Session {
     close()
     var settings = Settings()
     settings.readOnly = access != .write
+    let created = access == .write ? CreatedDatabase(beforeOpening: databasePath) : nil
     do {
       let opened = try Database(path: databasePath, settings: settings)
       database = opened
       databaseIsWritable = access == .write
+      if let created { createdByCommand = created }
       return opened
     } catch let error as HearthError where error.code == .notFound && settings.readOnly {
       throw CommandFailure.notFound("no database at \(databasePath)")
+    } catch {
+      created?.remove(from: databasePath)
+      throw error
     }
+  }
+
+  /// A command starts: what an earlier command created is no longer this one's to remove.
+  func commandWillRun() { createdByCommand = nil }
+
+  /// After a command failed: removes the database it created, while the database holds
+  /// nothing and no other process has it open, so that a failed `import` or a refused
+  /// `set` into a new path leaves nothing behind. A database holding documents is kept
+  /// (a commit that succeeded is never undone), and so is everything that existed before
+  /// the command.
+  func discardCreatedDatabase() {
+    guard let created = createdByCommand, let database else { return }
+    createdByCommand = nil
+    guard let stats = try? database.stats(), stats.documents == 0, stats.declaredIndexes == 0, stats.processes <= 1
+    else { return }
+    close()
+    created.remove(from: databasePath)
   }
 
   func close() {
@@ -109,5 +135,41 @@ final class Session {
   var supportsColor: Bool {
     let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
     return stdout.isTerminal && !noColor && environment["TERM"] != "dumb"
+  }
+}
+
+/// What opening a database for writing creates: the database directory (and the missing
+/// directories above it), or the files of a new database in a directory that existed.
+struct CreatedDatabase {
+  /// The outermost directory that opening makes; `nil` when the database directory
+  /// exists.
+  let outermostDirectory: String?
+  /// The names in the database directory before it was opened, when it existed.
+  let existingNames: Set<String>
+
+  /// What opening the database at `path` would create; `nil` when a database is there.
+  init?(beforeOpening path: String) {
+    let fileManager = FileManager.default
+    guard !fileManager.fileExists(atPath: path + "/data.mdb") else { return nil }
+    var missing: String?
+    var current = path
+    while !current.isEmpty, current != "/", !fileManager.fileExists(atPath: current) {
+      missing = current
+      current = (current as NSString).deletingLastPathComponent
+    }
+    outermostDirectory = missing
+    existingNames = Set((try? fileManager.contentsOfDirectory(atPath: path)) ?? [])
+  }
+
+  /// Removes what opening created at `path`, and nothing else.
+  func remove(from path: String) {
+    let fileManager = FileManager.default
+    if let outermostDirectory {
+      try? fileManager.removeItem(atPath: outermostDirectory)
+      return
+    }
+    for name in (try? fileManager.contentsOfDirectory(atPath: path)) ?? [] where !existingNames.contains(name) {
+      try? fileManager.removeItem(atPath: path + "/" + name)
+    }
   }
 }

@@ -97,6 +97,7 @@ public enum Shell {
   /// on standard error as `hearth: <what> (<code>)`.
   static func execute(_ words: [String], in session: Session) -> ExitCode {
     guard let name = words.first else { return .ok }
+    session.commandWillRun()
     do {
       guard let command = Command.named(name) else {
         throw UsageError.unknownCommand(name, suggestion: Command.suggestion(for: name))
@@ -120,6 +121,7 @@ public enum Shell {
       return .ok
     } catch {
       let failure = CommandFailure.from(error)
+      session.discardCreatedDatabase()
       session.report(failure)
       return failure.status
     }
