@@ -6,7 +6,7 @@ import Hearth
 extension Command {
   static let export = Command(
     name: "export", summary: "write every document as JSON Lines, to a file or '-' (standard output)",
-    usage: "export FILE|-",
+    usage: "export FILE|- [--skip-damaged]",
     details: """
       Writes every document, in path order, as JSON Lines: a header line, then one
       {"path", "createTime", "updateTime", "fields"} object per document, fields in
@@ -14,8 +14,15 @@ extension Command {
       regular FILE is replaced only once the export is whole (a failed export leaves the
       old one); a FIFO or a device is written into as it is, and a symbolic link is
       followed to its target. '-' writes to standard output. 'import' reads it back.
+
+      A damaged document stops the export (exit 1, dataLoss). --skip-damaged salvages
+      what is left: every readable document is written, each damaged one is listed on
+      standard error with its path and what is wrong, and the header's count is null.
+      When documents were skipped the exit status is 1, as for 'check', with everything
+      readable written.
       """,
-    examples: ["export backup.jsonl", "export - | gzip > backup.jsonl.gz"],
+    examples: ["export backup.jsonl", "export - | gzip > backup.jsonl.gz", "export rescued.jsonl --skip-damaged"],
+    options: [.flag("--skip-damaged", "write every readable document and list the damaged ones on stderr")],
     arguments: ["FILE"], required: 1, access: .read, aliases: ["dump", "save-all"],
     run: SnapshotCommands.export)
 
@@ -80,21 +87,38 @@ extension Command {
 enum SnapshotCommands {
   static func export(_ invocation: Invocation) throws {
     let file = invocation.arguments.positionals[0]
+    let skipDamaged = invocation.arguments.has("--skip-damaged")
+    let session = invocation.session
     let database = try invocation.database()
-    let progress = ProgressLine(session: invocation.session, verb: "exported")
+    let progress = ProgressLine(session: session, verb: "exported")
     defer { progress.finish() }
-    if file == "-" {
-      let session = invocation.session
-      try database.export(
-        into: { line in
-          session.writeLine(line)
-          try session.checkOutput()
-        }, progress: progress.update)
-    } else {
-      let summary = try database.export(to: file, progress: progress.update)
-      progress.finish()
-      invocation.session.note("exported \(summary.documents) documents to \(file)")
+    let summary: ExportSummary
+    do {
+      if file == "-" {
+        summary = try database.export(
+          into: { line in
+            session.writeLine(line)
+            try session.checkOutput()
+          }, skipDamaged: skipDamaged, progress: progress.update)
+      } else {
+        summary = try database.export(to: file, skipDamaged: skipDamaged, progress: progress.update)
+      }
+    } catch let error as HearthError where error.code == .dataLoss && !skipDamaged {
+      throw CommandFailure(
+        message: "\(error.message); 'export --skip-damaged' writes every readable document and lists the damaged ones",
+        code: "\(error.code)", status: .failure)
     }
+    progress.finish()
+    let destination = file == "-" ? "" : " to \(file)"
+    guard summary.damaged.isEmpty else {
+      for damaged in summary.damaged {
+        session.note("hearth: skipped damaged document \(damaged.path): \(damaged.reason)")
+      }
+      throw CommandFailure(
+        message: "exported \(summary.documents) documents\(destination); skipped \(summary.damaged.count) damaged "
+          + "documents", code: "dataLoss", status: .failure)
+    }
+    if file != "-" { session.note("exported \(summary.documents) documents\(destination)") }
   }
 
   static func `import`(_ invocation: Invocation) throws {
