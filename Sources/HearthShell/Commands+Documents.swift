@@ -215,7 +215,9 @@ enum DocumentCommands {
   /// The JSON argument, checked before the database is opened so that bad input never
   /// creates a database.
   private static func validJSON(_ invocation: Invocation) throws -> String {
-    let text = try invocation.jsonArgument(1)
+    let target = invocation.arguments.positionals[0]
+    let document = invocation.command.name == "add" ? "added to \(target)" : target
+    let text = try invocation.jsonArgument(1, tooLarge: Invocation.documentTooLarge(document))
     do {
       try ExtendedJSON.validateFields(text)
     } catch let error as HearthError {

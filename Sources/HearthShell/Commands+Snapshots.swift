@@ -190,7 +190,8 @@ enum SnapshotCommands {
     }
   }
 
-  /// Copies standard input to a temporary file (import reads its input twice).
+  /// Copies standard input to a temporary file (import reads its input twice), byte for
+  /// byte: the import checks the lines, UTF-8 included, and names the bad one.
   private static func copyStandardInput(_ invocation: Invocation) throws -> String {
     if invocation.session.isInteractive {
       throw UsageError.notAllowed("'-' (standard input) works only outside the interactive shell")
@@ -202,17 +203,16 @@ enum SnapshotCommands {
       throw CommandFailure(message: "cannot create a temporary file at \(path)", code: "io", status: .ioError)
     }
     defer { try? handle.close() }
-    var buffer = Data()
-    while let line = invocation.session.stdin.readLine() {
-      buffer.append(contentsOf: line.utf8)
-      buffer.append(0x0A)
-      if buffer.count >= 1 << 20 {
-        handle.write(buffer)
-        buffer.removeAll(keepingCapacity: true)
+    do {
+      while true {
+        let chunk = try invocation.session.stdin.read(upTo: 1 << 20)
+        if chunk.isEmpty { return path }
+        try handle.write(contentsOf: chunk)
       }
+    } catch {
+      unlink(path)
+      throw CommandFailure.from(error, context: "copying standard input to \(path)")
     }
-    handle.write(buffer)
-    return path
   }
 }
 

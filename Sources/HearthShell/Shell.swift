@@ -33,10 +33,33 @@ public enum Shell {
     // instead of killing hearth midway: it closes the database and ends quietly with
     // `ExitCode.brokenPipe`.
     signal(SIGPIPE, SIG_IGN)
+    let arguments: [String]
+    do {
+      arguments = try commandLineArguments()
+    } catch {
+      let errors = FileDescriptorOutput.standardError()
+      errors.write("hearth: \(error.message) (\(error.code))\n")
+      errors.flush()
+      return error.status.rawValue
+    }
     return run(
-      arguments: Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment,
-      stdin: StandardInput(), stdout: FileDescriptorOutput.standardOutput(),
-      stderr: FileDescriptorOutput.standardError())
+      arguments: arguments, environment: ProcessInfo.processInfo.environment, stdin: StandardInput(),
+      stdout: FileDescriptorOutput.standardOutput(), stderr: FileDescriptorOutput.standardError())
+  }
+
+  /// The process's arguments after the program name, each checked to be UTF-8:
+  /// `CommandLine.arguments` would turn an invalid byte into U+FFFD, storing what the
+  /// user never wrote.
+  ///
+  /// - Throws: `CommandFailure` (bad input, exit 65) naming the argument by position.
+  private static func commandLineArguments() throws(CommandFailure) -> [String] {
+    var arguments: [String] = []
+    for position in 1..<Int(CommandLine.argc) {
+      guard let argument = CommandLine.unsafeArgv[position] else { continue }
+      let bytes = Array(UnsafeRawBufferPointer(start: argument, count: strlen(argument)))
+      arguments.append(try UTF8Input.argument(bytes, position: position))
+    }
+    return arguments
   }
 
   /// Runs one command line (`arguments`, without the program name), or the interactive

@@ -147,6 +147,8 @@ final class LineReader {
   private var atEnd = false
   /// The number of the line last returned, from 1.
   private(set) var lineNumber = 0
+  /// The offset of the next line from the start of the input.
+  private var lineStart = 0
   /// Longer lines are an error: far beyond the largest document (1 MiB by Firestore's
   /// rules, a few times that as JSON), far below what would strain memory.
   static let maxLine = 64 << 20
@@ -193,10 +195,19 @@ final class LineReader {
   }
 
   /// The next line's text, counted.
+  ///
+  /// - Throws: `invalidArgument` naming the line, the first byte that is not UTF-8 and
+  ///   its offsets, in the line and from the start.
   private func text(_ bytes: ArraySlice<UInt8>) throws -> String {
     lineNumber += 1
+    let start = lineStart
+    lineStart += bytes.count + 1
     guard let text = String(validating: bytes, as: UTF8.self) else {
-      throw HearthError.invalidArgument("\(name):\(lineNumber): the line is not valid UTF-8")
+      let offset = JSONParser.firstInvalidUTF8Offset(Array(bytes)) ?? 0
+      let byte = String(bytes[bytes.startIndex + offset], radix: 16, uppercase: true)
+      throw HearthError.invalidArgument(
+        "\(name):\(lineNumber): the line is not valid UTF-8: byte 0x\(byte.count == 1 ? "0" : "")\(byte) at offset "
+          + "\(offset) of the line (offset \(start + offset) from the start)")
     }
     return text
   }
