@@ -30,9 +30,6 @@ enum UsageError: Error, Equatable {
   case invalidValue(option: String, value: String, expected: String)
   case missingArgument(String, usage: String)
   case unexpectedArgument(String, usage: String, hint: String?)
-  /// A collection where a document is needed, or the reverse.
-  case wrongPathKind(path: String, command: String, expected: PathKind)
-  case invalidPath(String, reason: String)
   /// An option that cannot be used here (`--db` inside the interactive shell, `-` for
   /// standard input there).
   case notAllowed(String)
@@ -57,19 +54,6 @@ enum UsageError: Error, Equatable {
       return "missing \(name); usage: \(usage)"
     case .unexpectedArgument(let argument, let usage, let hint):
       return "unexpected argument '\(argument)'; usage: \(usage)" + (hint.map { " (\($0))" } ?? "")
-    case .wrongPathKind(let path, let command, let expected):
-      switch expected {
-      case .document:
-        return "\(path) is a collection; \(command) needs a document path (an even number of segments, "
-          + "such as \(path)/ID)"
-      case .collection:
-        return "\(path) is a document; \(command) needs a collection path (an odd number of segments, "
-          + "such as \(path)/COLLECTION)"
-      case .root:
-        return "\(command) takes no path"
-      }
-    case .invalidPath(let path, let reason):
-      return "invalid path '\(path)': \(reason)"
     case .notAllowed(let reason):
       return reason
     case .unterminated(let error):
@@ -111,11 +95,17 @@ struct CommandFailure: Error {
     self.init(message: usage.message, code: "usage", status: .usage)
   }
 
+  /// A bad path: bad input data, as Hearth reports an invalid path.
+  init(_ path: PathError) {
+    self.init(message: path.message, code: "invalidArgument", status: .dataError)
+  }
+
   /// Any error thrown while running a command.
   static func from(_ error: Error, context: String? = nil) -> CommandFailure {
     switch error {
     case let failure as CommandFailure: return failure
     case let usage as UsageError: return CommandFailure(usage)
+    case let path as PathError: return CommandFailure(path)
     case let hearth as HearthError: return CommandFailure(hearth, context: context)
     default:
       let text = context.map { "\($0): \(error)" } ?? "\(error)"
