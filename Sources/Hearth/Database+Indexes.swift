@@ -30,10 +30,18 @@ extension Database {
 
   /// Declares the indexes of a `firestore.indexes.json` file.
   ///
-  /// - Throws: `notFound` for a missing file, `invalidArgument` for an invalid one.
+  /// - Throws: `notFound` for a missing file, `invalidArgument` for an invalid one (text
+  ///   that is not UTF-8 included, naming its line and byte offset).
   public func declareIndexes(fromFile path: String) throws {
-    guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+    guard let data = FileManager.default.contents(atPath: path) else {
       throw HearthError(.notFound, "Cannot read the index file \(path)")
+    }
+    guard let text = String(validating: data, as: UTF8.self) else {
+      // The JSON parser names the position of the first byte that is not UTF-8.
+      do { _ = try JSONParser.parse(utf8: Array(data)) } catch {
+        throw HearthError(.invalidArgument, "\(path): invalid JSON at \(error)")
+      }
+      throw HearthError(.invalidArgument, "\(path) is not UTF-8 text")
     }
     do { try declareIndexes(json: text) } catch let error as HearthError where error.code == .invalidArgument {
       throw HearthError(.invalidArgument, "\(path): \(error.message)")

@@ -8,6 +8,28 @@ public typealias ImportMode = HearthCore.ImportMode
 public struct ExportSummary: Sendable, Equatable {
   /// The number of documents written.
   public var documents: Int
+  /// The documents left out because they could not be read, in path order; only an
+  /// export with `skipDamaged: true` leaves any out (without it, the first one stops the
+  /// export).
+  public var damaged: [DamagedDocument] = []
+}
+
+/// A document that an export with `skipDamaged: true` left out: its stored bytes fail
+/// their checksum or do not decode (`check()` reports the same).
+public struct DamagedDocument: Sendable, Equatable, CustomStringConvertible {
+  /// The document's path (`users/alice`).
+  public var path: String
+  /// What is wrong with it (`its checksum is 0x… but its bytes sum to 0x…`).
+  public var reason: String
+
+  public var description: String { "\(path): \(reason)" }
+
+  /// The error reading `key` threw, without the path its message starts with.
+  init(_ key: DocumentKey, _ error: HearthError) {
+    path = key.path.canonical
+    let prefix = "Document \(path) is damaged: "
+    reason = error.message.hasPrefix(prefix) ? String(error.message.dropFirst(prefix.count)) : error.message
+  }
 }
 
 /// What `import(from:mode:)` loaded.
@@ -53,26 +75,53 @@ extension Database {
 
   /// Writes every document to `file` as JSON Lines (SHELL.md's export format), in path
   /// order, from one consistent snapshot; `-` writes to standard output. Memory stays
-  /// constant however large the database, and `file` appears only once it is whole.
+  /// constant however large the database. A regular `file` is replaced only once the
+  /// export is whole (a failed export leaves the old file); a FIFO or a device is written
+  /// into as it is, never replaced; a symbolic link is followed to its target.
+  ///
+  /// A damaged document (one whose stored bytes fail their checksum) stops the export with
+  /// `dataLoss` naming it, and leaves no file. `skipDamaged: true` is the salvage mode:
+  /// every readable document is written, the damaged ones are left out and listed in the
+  /// summary's `damaged`, and the header's document count is `null`. For example:
+  ///
+  /// ```swift
+  /// let summary = try db.export(to: "rescued.jsonl", skipDamaged: true)
+  /// for document in summary.damaged { print("lost \(document.path): \(document.reason)") }
+  /// ```
+  ///
+  /// Damage to the database's own structure (its B-tree pages) still stops the export;
+  /// `check()` tells what is damaged.
   @discardableResult
-  public func export(to file: String) throws -> ExportSummary {
-    ExportSummary(documents: try engine().export(to: file))
+  public func export(to file: String, skipDamaged: Bool = false) throws -> ExportSummary {
+    try exporting(skipDamaged) { try engine().export(to: file, damaged: $0) }
   }
 
-  /// Like `export(to:)`, reporting progress (documents written, total) as it goes. When
-  /// `progress` throws, the export stops with its error and leaves no file.
+  /// Like `export(to:skipDamaged:)`, reporting progress (documents written, total) as it
+  /// goes. When `progress` throws, the export stops with its error and leaves no file.
   @discardableResult
-  public func export(to file: String, progress: @escaping (Int, Int?) throws -> Void) throws -> ExportSummary {
-    ExportSummary(documents: try engine().export(to: file, progress: progress))
+  public func export(
+    to file: String, skipDamaged: Bool = false, progress: @escaping (Int, Int?) throws -> Void
+  ) throws -> ExportSummary {
+    try exporting(skipDamaged) { try engine().export(to: file, progress: progress, damaged: $0) }
   }
 
   /// Hands the export's lines (without line breaks), header first, to `write`: for
-  /// streaming an export somewhere other than a file.
+  /// streaming an export somewhere other than a file. `skipDamaged` as for
+  /// `export(to:skipDamaged:)`.
   @discardableResult
-  public func export(into write: (String) throws -> Void, progress: ((Int, Int?) throws -> Void)? = nil) throws
+  public func export(
+    into write: (String) throws -> Void, skipDamaged: Bool = false, progress: ((Int, Int?) throws -> Void)? = nil
+  ) throws -> ExportSummary {
+    try exporting(skipDamaged) { try engine().export(into: write, progress: progress, damaged: $0) }
+  }
+
+  /// Runs an export, collecting the damaged documents when `skipDamaged`.
+  private func exporting(_ skipDamaged: Bool, _ body: (DamagedDocumentHandler?) throws -> Int) throws
     -> ExportSummary
   {
-    ExportSummary(documents: try engine().export(into: write, progress: progress))
+    var damaged: [DamagedDocument] = []
+    let documents = try body(skipDamaged ? { damaged.append(DamagedDocument($0, $1)) } : nil)
+    return ExportSummary(documents: documents, damaged: damaged)
   }
 
   /// Loads an export (`-`: standard input), keeping each document's create and update

@@ -30,21 +30,24 @@ public class Query: @unchecked Sendable {
 
   convenience init(database: Database, group collectionID: String) {
     let model = QueryModel(target: .group(collectionID))
-    if collectionID.isEmpty {
-      self.init(
-        database: database, model: model, problem: HearthError(.invalidArgument, "Collection ID cannot be empty."))
-    } else if collectionID.contains("/") {
-      self.init(
-        database: database, model: model,
-        problem: HearthError(
-          .invalidArgument, "Invalid collection ID (\(collectionID)). Collection IDs must not contain / in them."))
-    } else if let problem = ResourcePath.problem(withID: collectionID) {
-      self.init(
-        database: database, model: model,
-        problem: HearthError(.invalidArgument, "Invalid collection ID (\(collectionID)). \(problem)"))
+    if let problem = Self.problem(withCollectionID: collectionID) {
+      self.init(database: database, model: model, problem: problem)
     } else {
       self.init(database: database, model: model)
     }
+  }
+
+  /// Why `collectionGroup(collectionID)` is refused, or `nil` when it is a valid ID.
+  static func problem(withCollectionID collectionID: String) -> HearthError? {
+    if collectionID.isEmpty { return HearthError(.invalidArgument, "Collection ID cannot be empty.") }
+    if collectionID.contains("/") {
+      return HearthError(
+        .invalidArgument, "Invalid collection ID (\(collectionID)). Collection IDs must not contain / in them.")
+    }
+    if let problem = ResourcePath.problem(withID: collectionID) {
+      return HearthError(.invalidArgument, "Invalid collection ID (\(collectionID)). \(problem)")
+    }
+    return nil
   }
 
   /// A new query: this one changed by `change`, or this one with the error `change`

@@ -130,6 +130,7 @@ enum DocumentCommands {
 
   static func rm(_ invocation: Invocation) throws {
     let target = try ShellPath.parse(invocation.arguments.positionals[0])
+    if target.kind == .root { throw PathError.invalid("/", reason: "rm needs a document or collection path") }
     let recursive = invocation.arguments.has("--recursive")
     let force = invocation.arguments.has("--force")
     // Look before deleting, read-only: removing from a database that does not exist
@@ -137,7 +138,7 @@ enum DocumentCommands {
     let reader = try invocation.session.database(for: .read)
     switch target.kind {
     case .root:
-      throw UsageError.invalidPath("/", reason: "rm needs a document or collection path")
+      return  // refused above
     case .collection:
       guard recursive else {
         throw UsageError.notAllowed(
@@ -215,7 +216,9 @@ enum DocumentCommands {
   /// The JSON argument, checked before the database is opened so that bad input never
   /// creates a database.
   private static func validJSON(_ invocation: Invocation) throws -> String {
-    let text = try invocation.jsonArgument(1)
+    let target = invocation.arguments.positionals[0]
+    let document = invocation.command.name == "add" ? "added to \(target)" : target
+    let text = try invocation.jsonArgument(1, tooLarge: Invocation.documentTooLarge(document))
     do {
       try ExtendedJSON.validateFields(text)
     } catch let error as HearthError {

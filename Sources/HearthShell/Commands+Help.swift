@@ -85,7 +85,8 @@ enum HelpText {
         watch; Ctrl-D or 'exit' leaves.
 
       exit status: 0 ok, 1 the operation failed (not found...), 64 usage error,
-      65 bad input data (JSON, query syntax), 74 I/O error.
+      65 bad input data (JSON, paths, query syntax), 74 I/O error (standard output
+      included), 141 standard output closed by its reader (hearth ... | head).
 
       'help COMMAND' (or 'hearth COMMAND --help') explains a command.
 

@@ -128,12 +128,12 @@ enum IndexCommands {
     if words.count > 1 { throw UsageError.unexpectedArgument(words[1], usage: invocation.command.usage, hint: nil) }
     let text: String
     if file == "-" {
-      text = try invocation.jsonArgument(1, name: "FILE")
+      text = try invocation.jsonArgument(1, name: "FILE", tooLarge: tooLarge)
     } else {
-      guard let contents = try? String(contentsOfFile: file, encoding: .utf8) else {
+      guard let contents = FileManager.default.contents(atPath: file) else {
         throw CommandFailure.notFound("cannot read the index file \(file)")
       }
-      text = contents
+      text = try UTF8Input.text(Array(contents), source: file)
     }
     let name = file == "-" ? "standard input" : file
     // Checked before the database is opened: a bad file never creates one.
@@ -153,8 +153,12 @@ enum IndexCommands {
   private static func text(of words: [String], named name: String, _ invocation: Invocation) throws -> String {
     let text = words.joined(separator: " ").trimmingCharacters(in: .whitespaces)
     guard !text.isEmpty else { throw UsageError.missingArgument(name, usage: invocation.command.usage) }
-    return text == "-" ? try invocation.jsonArgument(1, name: name) : text
+    return text == "-" ? try invocation.jsonArgument(1, name: name, tooLarge: tooLarge) : text
   }
+
+  /// More on standard input than `Invocation.maxStandardInput`.
+  private static let tooLarge =
+    "standard input holds more than \(Invocation.maxStandardInput) bytes: no index file or index is that large"
 
   /// `2 new indexes declared, 3 in all`.
   private static func declared(_ added: Int, of total: Int) -> String {

@@ -6,14 +6,23 @@ import Hearth
 extension Command {
   static let export = Command(
     name: "export", summary: "write every document as JSON Lines, to a file or '-' (standard output)",
-    usage: "export FILE|-",
+    usage: "export FILE|- [--skip-damaged]",
     details: """
       Writes every document, in path order, as JSON Lines: a header line, then one
       {"path", "createTime", "updateTime", "fields"} object per document, fields in
-      extended JSON. It reads one consistent snapshot while the app keeps writing. FILE
-      appears only once it is whole; '-' writes to standard output. 'import' reads it back.
+      extended JSON. It reads one consistent snapshot while the app keeps writing. A
+      regular FILE is replaced only once the export is whole (a failed export leaves the
+      old one); a FIFO or a device is written into as it is, and a symbolic link is
+      followed to its target. '-' writes to standard output. 'import' reads it back.
+
+      A damaged document stops the export (exit 1, dataLoss). --skip-damaged salvages
+      what is left: every readable document is written, each damaged one is listed on
+      standard error with its path and what is wrong, and the header's count is null.
+      When documents were skipped the exit status is 1, as for 'check', with everything
+      readable written.
       """,
-    examples: ["export backup.jsonl", "export - | gzip > backup.jsonl.gz"],
+    examples: ["export backup.jsonl", "export - | gzip > backup.jsonl.gz", "export rescued.jsonl --skip-damaged"],
+    options: [.flag("--skip-damaged", "write every readable document and list the damaged ones on stderr")],
     arguments: ["FILE"], required: 1, access: .read, aliases: ["dump", "save-all"],
     run: SnapshotCommands.export)
 
@@ -78,17 +87,38 @@ extension Command {
 enum SnapshotCommands {
   static func export(_ invocation: Invocation) throws {
     let file = invocation.arguments.positionals[0]
+    let skipDamaged = invocation.arguments.has("--skip-damaged")
+    let session = invocation.session
     let database = try invocation.database()
-    let progress = ProgressLine(session: invocation.session, verb: "exported")
+    let progress = ProgressLine(session: session, verb: "exported")
     defer { progress.finish() }
-    if file == "-" {
-      let session = invocation.session
-      try database.export(into: { session.writeLine($0) }, progress: progress.update)
-    } else {
-      let summary = try database.export(to: file, progress: progress.update)
-      progress.finish()
-      invocation.session.note("exported \(summary.documents) documents to \(file)")
+    let summary: ExportSummary
+    do {
+      if file == "-" {
+        summary = try database.export(
+          into: { line in
+            session.writeLine(line)
+            try session.checkOutput()
+          }, skipDamaged: skipDamaged, progress: progress.update)
+      } else {
+        summary = try database.export(to: file, skipDamaged: skipDamaged, progress: progress.update)
+      }
+    } catch let error as HearthError where error.code == .dataLoss && !skipDamaged {
+      throw CommandFailure(
+        message: "\(error.message); 'export --skip-damaged' writes every readable document and lists the damaged ones",
+        code: "\(error.code)", status: .failure)
     }
+    progress.finish()
+    let destination = file == "-" ? "" : " to \(file)"
+    guard summary.damaged.isEmpty else {
+      for damaged in summary.damaged {
+        session.note("hearth: skipped damaged document \(damaged.path): \(damaged.reason)")
+      }
+      throw CommandFailure(
+        message: "exported \(summary.documents) documents\(destination); skipped \(summary.damaged.count) damaged "
+          + "documents", code: "dataLoss", status: .failure)
+    }
+    if file != "-" { session.note("exported \(summary.documents) documents\(destination)") }
   }
 
   static func `import`(_ invocation: Invocation) throws {
@@ -160,7 +190,8 @@ enum SnapshotCommands {
     }
   }
 
-  /// Copies standard input to a temporary file (import reads its input twice).
+  /// Copies standard input to a temporary file (import reads its input twice), byte for
+  /// byte: the import checks the lines, UTF-8 included, and names the bad one.
   private static func copyStandardInput(_ invocation: Invocation) throws -> String {
     if invocation.session.isInteractive {
       throw UsageError.notAllowed("'-' (standard input) works only outside the interactive shell")
@@ -172,17 +203,16 @@ enum SnapshotCommands {
       throw CommandFailure(message: "cannot create a temporary file at \(path)", code: "io", status: .ioError)
     }
     defer { try? handle.close() }
-    var buffer = Data()
-    while let line = invocation.session.stdin.readLine() {
-      buffer.append(contentsOf: line.utf8)
-      buffer.append(0x0A)
-      if buffer.count >= 1 << 20 {
-        handle.write(buffer)
-        buffer.removeAll(keepingCapacity: true)
+    do {
+      while true {
+        let chunk = try invocation.session.stdin.read(upTo: 1 << 20)
+        if chunk.isEmpty { return path }
+        try handle.write(contentsOf: chunk)
       }
+    } catch {
+      unlink(path)
+      throw CommandFailure.from(error, context: "copying standard input to \(path)")
     }
-    handle.write(buffer)
-    return path
   }
 }
 

@@ -121,6 +121,8 @@ enum WatchCommand {
         printed += 1
       }
       invocation.session.stdout.flush()
+      // Output that cannot be written (a reader gone, a full disk) ends the watch.
+      if let code = invocation.session.stdout.writeError { return finish(CommandFailure.output(code)) }
       if let limit, printed >= limit { finish(nil) }
     }
 

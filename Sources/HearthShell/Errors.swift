@@ -1,3 +1,4 @@
+import Foundation
 import Hearth
 
 /// The shell's exit statuses, from `sysexits.h` where one fits (SHELL.md, Behaviour).
@@ -9,8 +10,14 @@ public enum ExitCode: Int32, Sendable {
   case usage = 64
   /// The input data was wrong: JSON, invalid document data (`EX_DATAERR`).
   case dataError = 65
-  /// Reading or writing files failed (`EX_IOERR`).
+  /// Reading or writing files failed (`EX_IOERR`), standard output included.
   case ioError = 74
+  /// Standard output's reader went away (`hearth export - | head -1`): 128 + SIGPIPE,
+  /// the status a shell shows for a process that SIGPIPE ended, so pipelines and
+  /// `set -o pipefail` read it as they always have. `hearth` ignores SIGPIPE and ends
+  /// with this status itself, quietly: the write fails with `EPIPE` instead of the
+  /// signal killing the process midway, so the database is always closed properly.
+  case brokenPipe = 141
 }
 
 /// A command typed wrong. Reported as `hearth: <message> (usage)`, exit status 64.
@@ -23,9 +30,6 @@ enum UsageError: Error, Equatable {
   case invalidValue(option: String, value: String, expected: String)
   case missingArgument(String, usage: String)
   case unexpectedArgument(String, usage: String, hint: String?)
-  /// A collection where a document is needed, or the reverse.
-  case wrongPathKind(path: String, command: String, expected: PathKind)
-  case invalidPath(String, reason: String)
   /// An option that cannot be used here (`--db` inside the interactive shell, `-` for
   /// standard input there).
   case notAllowed(String)
@@ -50,19 +54,6 @@ enum UsageError: Error, Equatable {
       return "missing \(name); usage: \(usage)"
     case .unexpectedArgument(let argument, let usage, let hint):
       return "unexpected argument '\(argument)'; usage: \(usage)" + (hint.map { " (\($0))" } ?? "")
-    case .wrongPathKind(let path, let command, let expected):
-      switch expected {
-      case .document:
-        return "\(path) is a collection; \(command) needs a document path (an even number of segments, "
-          + "such as \(path)/ID)"
-      case .collection:
-        return "\(path) is a document; \(command) needs a collection path (an odd number of segments, "
-          + "such as \(path)/COLLECTION)"
-      case .root:
-        return "\(command) takes no path"
-      }
-    case .invalidPath(let path, let reason):
-      return "invalid path '\(path)': \(reason)"
     case .notAllowed(let reason):
       return reason
     case .unterminated(let error):
@@ -104,16 +95,32 @@ struct CommandFailure: Error {
     self.init(message: usage.message, code: "usage", status: .usage)
   }
 
+  /// A bad path: bad input data, as Hearth reports an invalid path.
+  init(_ path: PathError) {
+    self.init(message: path.message, code: "invalidArgument", status: .dataError)
+  }
+
   /// Any error thrown while running a command.
   static func from(_ error: Error, context: String? = nil) -> CommandFailure {
     switch error {
     case let failure as CommandFailure: return failure
     case let usage as UsageError: return CommandFailure(usage)
+    case let path as PathError: return CommandFailure(path)
     case let hearth as HearthError: return CommandFailure(hearth, context: context)
     default:
       let text = context.map { "\($0): \(error)" } ?? "\(error)"
       return CommandFailure(message: text, code: "io", status: .ioError)
     }
+  }
+
+  /// Standard output failed with `code` (an `errno`): `brokenPipe`, reported quietly,
+  /// when its reader went away; an I/O error naming the reason otherwise.
+  static func output(_ code: Int32) -> CommandFailure {
+    guard code != EPIPE else {
+      return CommandFailure(message: "standard output was closed by its reader", code: "io", status: .brokenPipe)
+    }
+    return CommandFailure(
+      message: "cannot write to standard output: \(String(cString: strerror(code)))", code: "io", status: .ioError)
   }
 
   static func notFound(_ message: String) -> CommandFailure {

@@ -3,6 +3,9 @@ enum LineInput: Equatable {
   case line(String)
   /// Ctrl-C while typing: the line (and any command it continued) is dropped.
   case interrupted
+  /// A line that is not UTF-8, dropped with the command it belongs to; the message
+  /// names the line and the byte.
+  case invalid(message: String)
 }
 
 /// Reads the lines of the interactive shell: `LineEditor` at a terminal,
@@ -23,7 +26,11 @@ struct PlainLineReader: LineReader {
       output.write(prompt)
       output.flush()
     }
-    return input.readLine().map(LineInput.line)
+    do {
+      return try input.readLine().map(LineInput.line)
+    } catch {
+      return .invalid(message: CommandFailure.from(error).message)
+    }
   }
 }
 
@@ -48,14 +55,28 @@ enum InteractiveShell {
         if session.stdin.isTerminal { session.writeLine("") }
         break
       }
-      guard case .line(let line) = input else { continue }
-      guard let words = readCommand(startingWith: line, reader: reader, session: session) else {
-        status = .usage
+      let line: String
+      switch input {
+      case .line(let text): line = text
+      case .interrupted: continue
+      case .invalid(let message):
+        status = reportInvalid(message, in: session)
+        continue
+      }
+      let words: [String]
+      do {
+        words = try readCommand(startingWith: line, reader: reader, session: session)
+      } catch {
+        session.report(error)
+        status = error.status
         continue
       }
       if words.isEmpty { continue }
       Interrupts.reset()
       status = Shell.execute(words, in: session)
+      // Nobody reads the output any more (`hearth < script | head`): the rest of the
+      // script could only fail the same way.
+      if status == .brokenPipe { return status.rawValue }
       // The terminal echoed ^C where the output stopped: the prompt goes below it.
       if Interrupts.isRequested { session.writeLine("") }
     }
@@ -72,10 +93,21 @@ enum InteractiveShell {
     return try Tokenizer.split(text)
   }
 
+  /// Reports a line that is not UTF-8 (bad input, exit 65).
+  private static func reportInvalid(_ message: String, in session: Session) -> ExitCode {
+    let failure = CommandFailure(message: message, code: "invalidArgument", status: .dataError)
+    session.report(failure)
+    return failure.status
+  }
+
   /// The words of the command that starts with `line`, reading continuation lines while
-  /// a quote or bracket is open; `[]` for a blank line, a comment or Ctrl-C, `nil` (after
-  /// reporting it) when the input ends with something still open.
-  private static func readCommand(startingWith line: String, reader: some LineReader, session: Session) -> [String]? {
+  /// a quote or bracket is open; `[]` for a blank line, a comment or Ctrl-C.
+  ///
+  /// - Throws: `CommandFailure` when the input ends with something still open (usage),
+  ///   or a continuation line is not UTF-8 (bad input).
+  private static func readCommand(startingWith line: String, reader: some LineReader, session: Session)
+    throws(CommandFailure) -> [String]
+  {
     let trimmed = line.drop { $0 == " " || $0 == "\t" }
     if trimmed.isEmpty || trimmed.hasPrefix("#") { return [] }
     var text = line
@@ -84,8 +116,10 @@ enum InteractiveShell {
         return try words(of: text)
       } catch {
         guard let input = reader.readLine(prompt: "...> ") else {
-          session.report(CommandFailure(UsageError.unterminated(error)))
-          return nil
+          throw CommandFailure(UsageError.unterminated(error))
+        }
+        if case .invalid(let message) = input {
+          throw CommandFailure(message: message, code: "invalidArgument", status: .dataError)
         }
         guard case .line(let more) = input else { return [] }
         // A final backslash joins the lines (as in sh); an open quote or bracket keeps

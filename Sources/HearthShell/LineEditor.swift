@@ -73,7 +73,13 @@ final class LineEditor: LineReader {
       }
       return nil
     }
-    var text = String(cString: line)
+    let bytes = Array(UnsafeRawBufferPointer(start: line, count: strlen(line)))
+    var text: String
+    do {
+      text = try UTF8Input.line(bytes[...], source: nil, number: 1, start: 0)
+    } catch {
+      return .invalid(message: error.message)
+    }
     if text.hasSuffix("\n") { text.removeLast() }
     let entry = text.trimmingCharacters(in: .whitespaces)
     if !entry.isEmpty {

@@ -6,14 +6,11 @@ enum QueryTarget: Equatable {
   case collection(String)
   case group(String)
 
-  /// - Throws: `UsageError` for a document path or `group:` without an ID.
-  static func parse(_ text: String, for command: String) throws(UsageError) -> QueryTarget {
+  /// - Throws: `PathError` for a document path, a bad path, or `group:` without a valid
+  ///   ID.
+  static func parse(_ text: String, for command: String) throws(PathError) -> QueryTarget {
     if text.hasPrefix("group:") {
-      let id = String(text.dropFirst("group:".count))
-      guard !id.isEmpty else {
-        throw .invalidPath(text, reason: "group: needs a collection ID, such as group:posts")
-      }
-      return .group(id)
+      return .group(try ShellPath.collectionGroup(String(text.dropFirst("group:".count)), in: text))
     }
     return .collection(try ShellPath.collection(text, for: command))
   }

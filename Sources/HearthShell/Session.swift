@@ -31,6 +31,9 @@ final class Session {
   private var database: Database?
   private var databaseIsWritable = false
   private static let callbackQueue = DispatchQueue(label: "hearth.shell.callbacks")
+  /// What the running command created to open the database for writing, so that a
+  /// command that fails can take it away again (`discardCreatedDatabase`).
+  private var createdByCommand: CreatedDatabase?
 
   init(stdin: TextInput, stdout: TextOutput, stderr: TextOutput, environment: [String: String]) {
     self.stdin = stdin
@@ -67,14 +70,36 @@ final class Session {
     // The shell's main thread waits for commands to finish (`watch` on a semaphore), so
     // callbacks cannot use the main queue.
     settings.dispatchQueue = Self.callbackQueue
+    let created = access == .write ? CreatedDatabase(beforeOpening: databasePath) : nil
     do {
       let opened = try Database(path: databasePath, settings: settings)
       database = opened
       databaseIsWritable = access == .write
+      if let created { createdByCommand = created }
       return opened
     } catch let error as HearthError where error.code == .notFound && settings.readOnly {
       throw CommandFailure.notFound("no database at \(databasePath)")
+    } catch {
+      created?.remove(from: databasePath)
+      throw error
     }
+  }
+
+  /// A command starts: what an earlier command created is no longer this one's to remove.
+  func commandWillRun() { createdByCommand = nil }
+
+  /// After a command failed: removes the database it created, while the database holds
+  /// nothing and no other process has it open, so that a failed `import` or a refused
+  /// `set` into a new path leaves nothing behind. A database holding documents is kept
+  /// (a commit that succeeded is never undone), and so is everything that existed before
+  /// the command.
+  func discardCreatedDatabase() {
+    guard let created = createdByCommand, let database else { return }
+    createdByCommand = nil
+    guard let stats = try? database.stats(), stats.documents == 0, stats.declaredIndexes == 0, stats.processes <= 1
+    else { return }
+    close()
+    created.remove(from: databasePath)
   }
 
   func close() {
@@ -91,9 +116,18 @@ final class Session {
   /// A line on standard error: hints that scripts should not parse.
   func note(_ text: String) { stderr.write(text + "\n") }
 
-  /// `hearth: <what> (<code>)` on standard error, then the failure's detail lines.
+  /// Throws once standard output failed (`TextOutput.writeError`), so that a command
+  /// stops instead of computing output that cannot be written.
+  func checkOutput() throws {
+    if let code = stdout.writeError { throw CommandFailure.output(code) }
+  }
+
+  /// `hearth: <what> (<code>)` on standard error, then the failure's detail lines;
+  /// nothing for a closed standard output (`ExitCode.brokenPipe`), as is the custom for
+  /// a pipeline whose reader stopped early.
   func report(_ failure: CommandFailure) {
     stdout.flush()
+    guard failure.status != .brokenPipe else { return }
     stderr.write("hearth: \(failure.message) (\(failure.code))\n")
     for line in failure.detail { stderr.write(line + "\n") }
     stderr.flush()

@@ -29,17 +29,44 @@ public enum Shell {
     var none = sigset_t()
     sigemptyset(&none)
     pthread_sigmask(SIG_SETMASK, &none, nil)
+    // A reader that goes away (`hearth export - | head -1`) makes writes fail with EPIPE
+    // instead of killing hearth midway: it closes the database and ends quietly with
+    // `ExitCode.brokenPipe`.
+    signal(SIGPIPE, SIG_IGN)
+    let arguments: [String]
+    do {
+      arguments = try commandLineArguments()
+    } catch {
+      let errors = FileDescriptorOutput.standardError()
+      errors.write("hearth: \(error.message) (\(error.code))\n")
+      errors.flush()
+      return error.status.rawValue
+    }
     return run(
-      arguments: Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment,
-      stdin: StandardInput(), stdout: FileDescriptorOutput.standardOutput(),
-      stderr: FileDescriptorOutput.standardError())
+      arguments: arguments, environment: ProcessInfo.processInfo.environment, stdin: StandardInput(),
+      stdout: FileDescriptorOutput.standardOutput(), stderr: FileDescriptorOutput.standardError())
+  }
+
+  /// The process's arguments after the program name, each checked to be UTF-8:
+  /// `CommandLine.arguments` would turn an invalid byte into U+FFFD, storing what the
+  /// user never wrote.
+  ///
+  /// - Throws: `CommandFailure` (bad input, exit 65) naming the argument by position.
+  private static func commandLineArguments() throws(CommandFailure) -> [String] {
+    var arguments: [String] = []
+    for position in 1..<Int(CommandLine.argc) {
+      guard let argument = CommandLine.unsafeArgv[position] else { continue }
+      let bytes = Array(UnsafeRawBufferPointer(start: argument, count: strlen(argument)))
+      arguments.append(try UTF8Input.argument(bytes, position: position))
+    }
+    return arguments
   }
 
   /// Runs one command line (`arguments`, without the program name), or the interactive
   /// shell when there is no command.
   ///
   /// - Returns: the exit status (`ExitCode`): 0 ok, 1 failed, 64 usage, 65 bad data,
-  ///   74 I/O.
+  ///   74 I/O (standard output included), 141 standard output closed by its reader.
   public static func run(
     arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment,
     stdin: TextInput, stdout: TextOutput, stderr: TextOutput
@@ -47,9 +74,23 @@ public enum Shell {
     let session = Session(stdin: stdin, stdout: stdout, stderr: stderr, environment: environment)
     defer {
       session.close()
-      stdout.flush()
       stderr.flush()
     }
+    var status = run(arguments, in: session)
+    // Output still buffered can fail too: a run whose output was cut short never ends 0.
+    stdout.flush()
+    if status == ExitCode.ok.rawValue, let code = stdout.writeError {
+      let failure = CommandFailure.output(code)
+      session.report(failure)
+      status = failure.status.rawValue
+    }
+    return status
+  }
+
+  /// Runs the command line in `session`: global options, then one command or the
+  /// interactive shell.
+  private static func run(_ arguments: [String], in session: Session) -> Int32 {
+    let stdout = session.stdout
     let commandIndex: Int
     let globals: Arguments
     do {
@@ -79,6 +120,7 @@ public enum Shell {
   /// on standard error as `hearth: <what> (<code>)`.
   static func execute(_ words: [String], in session: Session) -> ExitCode {
     guard let name = words.first else { return .ok }
+    session.commandWillRun()
     do {
       guard let command = Command.named(name) else {
         throw UsageError.unknownCommand(name, suggestion: Command.suggestion(for: name))
@@ -98,9 +140,11 @@ public enum Shell {
       try checkArity(arguments, of: command, interactive: session.isInteractive)
       try command.run(Invocation(command: command, arguments: arguments, session: session))
       session.stdout.flush()
+      try session.checkOutput()
       return .ok
     } catch {
       let failure = CommandFailure.from(error)
+      session.discardCreatedDatabase()
       session.report(failure)
       return failure.status
     }

@@ -14,18 +14,51 @@ public protocol TextOutput: AnyObject {
   var isTerminal: Bool { get }
   /// Pushes out anything buffered; called after each command and before each prompt.
   func flush()
+  /// The `errno` of the first write that failed (`EPIPE` when the reader went away,
+  /// `ENOSPC` on a full disk), after which nothing more is written; `nil` while every
+  /// write succeeded. The shell turns it into the command's failure, so that output cut
+  /// short never ends with status 0.
+  var writeError: Int32? { get }
 }
 
-/// Where the shell reads: lines of the interactive shell, and JSON given as `-`.
+extension TextOutput {
+  public var writeError: Int32? { nil }
+}
+
+/// Where the shell reads: lines of the interactive shell, and JSON or an export given as
+/// `-`.
 public protocol TextInput: AnyObject {
-  /// The next line without its line break, or `nil` at the end of input.
-  func readLine() -> String?
-  /// Everything left.
+  /// The next line without its line break (`\n` or `\r\n`), or `nil` at the end of input.
+  ///
+  /// - Throws: `invalidArgument` naming the line and the byte offsets when the line is
+  ///   not valid UTF-8 (the line is consumed; the next call reads the one after it).
+  func readLine() throws -> String?
+  /// Up to `count` bytes of what is left, as they are (JSON given as `-` and imports,
+  /// which the shell checks and bounds itself); empty at the end.
   ///
   /// - Throws: when reading fails (an I/O error).
-  func readToEnd() throws -> String
+  func read(upTo count: Int) throws -> [UInt8]
   /// Whether a person is typing (a terminal): then the interactive shell prompts.
   var isTerminal: Bool { get }
+}
+
+/// Where the next line starts, for the messages about a line that is not UTF-8.
+struct LinePosition {
+  /// The number of lines read so far.
+  var lines = 0
+  /// The offset of the next line from the start of the input.
+  var offset = 0
+
+  /// The line `bytes` (with its line break, `length` bytes in all) as text, counted.
+  mutating func text(of bytes: ArraySlice<UInt8>, length: Int) throws(CommandFailure) -> String {
+    lines += 1
+    let start = offset
+    offset += length
+    var line = bytes
+    if line.last == 0x0A { line = line.dropLast() }
+    if line.last == 0x0D { line = line.dropLast() }
+    return try UTF8Input.line(line, source: "standard input", number: lines, start: start)
+  }
 }
 
 // MARK: - In memory
@@ -50,28 +83,33 @@ public final class OutputBuffer: TextOutput {
 
 /// Input given up front, for tests and for scripts run in-process.
 public final class InputBuffer: TextInput {
-  private var remaining: Substring
+  private let bytes: [UInt8]
+  private var next = 0
+  private var position = LinePosition()
   public let isTerminal: Bool
 
-  public init(_ text: String = "", isTerminal: Bool = false) {
-    remaining = Substring(text)
+  public convenience init(_ text: String = "", isTerminal: Bool = false) {
+    self.init(bytes: Array(text.utf8), isTerminal: isTerminal)
+  }
+
+  /// Input of any bytes, UTF-8 or not.
+  public init(bytes: [UInt8], isTerminal: Bool = false) {
+    self.bytes = bytes
     self.isTerminal = isTerminal
   }
 
-  public func readLine() -> String? {
-    guard !remaining.isEmpty else { return nil }
-    if let newline = remaining.firstIndex(of: "\n") {
-      let line = remaining[..<newline]
-      remaining = remaining[remaining.index(after: newline)...]
-      return String(line.hasSuffix("\r") ? line.dropLast() : line)
-    }
-    defer { remaining = "" }
-    return String(remaining)
+  public func readLine() throws -> String? {
+    guard next < bytes.count else { return nil }
+    let end = bytes[next...].firstIndex(of: 0x0A).map { $0 + 1 } ?? bytes.count
+    let line = bytes[next..<end]
+    next = end
+    return try position.text(of: line, length: line.count)
   }
 
-  public func readToEnd() throws -> String {
-    defer { remaining = "" }
-    return String(remaining)
+  public func read(upTo count: Int) throws -> [UInt8] {
+    let end = min(next + count, bytes.count)
+    defer { next = end }
+    return Array(bytes[next..<end])
   }
 }
 
@@ -83,6 +121,7 @@ public final class FileDescriptorOutput: TextOutput {
   private let descriptor: Int32
   private var buffer: [UInt8] = []
   public let isTerminal: Bool
+  public private(set) var writeError: Int32?
 
   public static func standardOutput() -> FileDescriptorOutput { FileDescriptorOutput(descriptor: 1) }
   public static func standardError() -> FileDescriptorOutput { FileDescriptorOutput(descriptor: 2) }
@@ -93,23 +132,26 @@ public final class FileDescriptorOutput: TextOutput {
   }
 
   public func write(_ text: String) {
+    guard writeError == nil else { return }
     buffer.append(contentsOf: text.utf8)
     if buffer.count >= 1 << 16 { flush() }
   }
 
-  /// Writes the buffer out, retrying partial writes and interrupted calls. A closed pipe
-  /// (`hearth ls | head`) drops the rest: there is no one left to read it.
+  /// Writes the buffer out, retrying partial writes and interrupted calls. The first
+  /// error (a closed pipe, a full disk) is kept in `writeError` and drops the rest: what
+  /// follows it could only be a piece of the output, so nothing more is written.
   public func flush() {
     var written = 0
     buffer.withUnsafeBytes { bytes in
-      while written < bytes.count {
+      while written < bytes.count, writeError == nil {
         let result = systemWrite(descriptor, bytes.baseAddress! + written, bytes.count - written)
         if result > 0 {
           written += result
         } else if result < 0 && errno == EINTR {
           continue
         } else {
-          break
+          // `write` returns 0 only for an empty write; never loop on it.
+          writeError = result < 0 ? errno : EIO
         }
       }
     }
@@ -128,20 +170,71 @@ private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count
   #endif
 }
 
-/// The process's standard input.
+/// The process's standard input, file descriptor 0, read with `read(2)` through a buffer
+/// of its own (lines and bytes come from the same buffer).
 public final class StandardInput: TextInput {
   public let isTerminal: Bool
+  private var buffer: [UInt8] = []
+  private var start = 0
+  private var atEnd = false
+  private var position = LinePosition()
 
   public init() { isTerminal = isatty(0) == 1 }
 
-  public func readLine() -> String? { Swift.readLine(strippingNewline: true) }
-
-  public func readToEnd() throws -> String {
-    let data = try FileHandle.standardInput.readToEnd() ?? Data()
-    guard let text = String(data: data, encoding: .utf8) else {
-      throw CommandFailure(
-        message: "standard input is not valid UTF-8 text", code: "invalidArgument", status: .dataError)
+  public func readLine() throws -> String? {
+    while true {
+      if let newline = buffer[start...].firstIndex(of: 0x0A) {
+        let line = buffer[start...newline]
+        start = newline + 1
+        return try position.text(of: line, length: line.count)
+      }
+      if atEnd {
+        guard start < buffer.count else { return nil }
+        let line = buffer[start...]
+        start = buffer.count
+        return try position.text(of: line, length: line.count)
+      }
+      // A line is read whole, as `readLine()` always did; so is a terminal's line.
+      try fill(1 << 16)
     }
-    return text
   }
+
+  public func read(upTo count: Int) throws -> [UInt8] {
+    if start == buffer.count && !atEnd { try fill(count) }
+    let end = min(start + count, buffer.count)
+    defer { start = end }
+    return Array(buffer[start..<end])
+  }
+
+  /// Reads up to `count` more bytes into the buffer (one `read(2)`, which a terminal
+  /// answers with a line); `atEnd` at the end of input.
+  private func fill(_ count: Int) throws {
+    if start > 0 {
+      buffer.removeFirst(start)
+      start = 0
+    }
+    let oldCount = buffer.count
+    buffer.append(contentsOf: [UInt8](repeating: 0, count: count))
+    var read: Int
+    repeat {
+      read = buffer.withUnsafeMutableBytes { systemRead(0, $0.baseAddress! + oldCount, count) }
+    } while read < 0 && errno == EINTR
+    if read < 0 {
+      let code = errno
+      buffer.removeLast(count)
+      throw CommandFailure(
+        message: "cannot read standard input: \(String(cString: strerror(code)))", code: "io", status: .ioError)
+    }
+    buffer.removeLast(count - read)
+    if read == 0 { atEnd = true }
+  }
+}
+
+/// `read(2)`, named apart from `TextInput.read`.
+private func systemRead(_ descriptor: Int32, _ bytes: UnsafeMutableRawPointer, _ count: Int) -> Int {
+  #if canImport(Glibc)
+    Glibc.read(descriptor, bytes, count)
+  #else
+    Darwin.read(descriptor, bytes, count)
+  #endif
 }

@@ -62,7 +62,8 @@ import Testing
     )
     expectFailure(
       shell.run("ls", "users/zed"), status: .failure, code: "notFound", mentioning: ["no document at users/zed"])
-    expectFailure(shell.run("ls", "users//x"), status: .usage, code: "usage", mentioning: ["empty segments"])
+    expectFailure(
+      shell.run("ls", "users//x"), status: .dataError, code: "invalidArgument", mentioning: ["empty segments"])
   }
 
   @Test func treeDrawsTheDatabase() throws {

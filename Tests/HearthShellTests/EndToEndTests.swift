@@ -190,12 +190,13 @@ struct EndToEndTests {
     expectFailure(
       try fixture.run("rm", "users", "--recursive"), status: .failure, code: "notFound", mentioning: ["users"])
 
-    // A document path where a collection is needed, and the reverse, say which is which.
+    // A document path where a collection is needed, and the reverse, say which is which
+    // (a bad path is bad input: 65).
     expectFailure(
-      try fixture.run("add", "notes/n1", "{}"), status: .usage, code: "usage",
+      try fixture.run("add", "notes/n1", "{}"), status: .dataError, code: "invalidArgument",
       mentioning: ["notes/n1 is a document", "add needs a collection path"])
     expectFailure(
-      try fixture.run("set", "notes", "{}"), status: .usage, code: "usage",
+      try fixture.run("set", "notes", "{}"), status: .dataError, code: "invalidArgument",
       mentioning: ["notes is a collection", "set needs a document path"])
     // JSON taken apart by the user's shell (no quotes): a usage error with a hint.
     expectFailure(
@@ -819,21 +820,22 @@ struct EndToEndTests {
     try expectCaret(["where name == \"Alice\" limt 3"], under: "limt")
   }
 
-  @Test func aCollectionPathWhereADocumentIsNeededIsAUsageError() throws {
+  @Test func aCollectionPathWhereADocumentIsNeededIsBadInput() throws {
     let fixture = try EndToEndFixture()
     try fixture.succeed("set", "users/alice", #"{"age": 30}"#)
     let outcome = try fixture.run("get", "users")
     #expect(outcome.stdout.isEmpty)
     expectFailure(
-      outcome, status: .usage, code: "usage",
+      outcome, status: .dataError, code: "invalidArgument",
       mentioning: ["users is a collection", "get needs a document path", "users/ID"])
     expectFailure(
-      try fixture.run("get", "users/alice/posts"), status: .usage, code: "usage",
+      try fixture.run("get", "users/alice/posts"), status: .dataError, code: "invalidArgument",
       mentioning: ["users/alice/posts is a collection"])
     expectFailure(
-      try fixture.run("update", "users", "{}"), status: .usage, code: "usage", mentioning: ["users is a collection"])
+      try fixture.run("update", "users", "{}"), status: .dataError, code: "invalidArgument",
+      mentioning: ["users is a collection"])
     expectFailure(
-      try fixture.run("query", "users/alice"), status: .usage, code: "usage",
+      try fixture.run("query", "users/alice"), status: .dataError, code: "invalidArgument",
       mentioning: ["users/alice is a document", "query needs a collection path"])
   }
 

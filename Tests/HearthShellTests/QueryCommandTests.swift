@@ -394,10 +394,12 @@ import Testing
     #expect(badTime.stderr.hasPrefix("hearth: invalid value in query at column 16: "))
     #expect(badTime.stderr.contains("not an RFC 3339 time"))
     #expect(badTime.stderr.hasSuffix("                 ^\n"))
+    // A bad TARGET is bad input too.
+    expectFailure(
+      shell.run("query", "users/alice"), status: .dataError, code: "invalidArgument", mentioning: ["collection path"])
+    expectFailure(shell.run("query", "group:"), status: .dataError, code: "invalidArgument")
     // Usage errors: 64.
-    expectFailure(shell.run("query", "users/alice"), status: .usage, code: "usage", mentioning: ["collection path"])
     expectFailure(shell.run("query"), status: .usage, code: "usage", mentioning: ["TARGET"])
-    expectFailure(shell.run("query", "group:"), status: .usage, code: "usage")
     expectFailure(shell.run("query", "users", "count", "--ids"), status: .usage, code: "usage")
     expectFailure(shell.run("query", "users", "--ids", "--table"), status: .usage, code: "usage")
     expectFailure(shell.run("count", "users"), status: .usage, code: "usage", mentioning: ["did you mean 'query'?"])

@@ -42,16 +42,19 @@ import Testing
     let shell = ShellFixture()
     shell.succeed("set", "users/a", "{}")
     expectFailure(
-      shell.run("get", "users"), status: .usage, code: "usage",
+      shell.run("get", "users"), status: .dataError, code: "invalidArgument",
       mentioning: ["users is a collection; get needs a document path", "users/ID"])
-    expectFailure(shell.run("set", "users", "{}"), status: .usage, code: "usage", mentioning: ["users is a collection"])
     expectFailure(
-      shell.run("update", "users/a/posts", "{}"), status: .usage, code: "usage",
+      shell.run("set", "users", "{}"), status: .dataError, code: "invalidArgument",
+      mentioning: ["users is a collection"])
+    expectFailure(
+      shell.run("update", "users/a/posts", "{}"), status: .dataError, code: "invalidArgument",
       mentioning: ["users/a/posts is a collection"])
     expectFailure(
-      shell.run("add", "users/a", "{}"), status: .usage, code: "usage",
+      shell.run("add", "users/a", "{}"), status: .dataError, code: "invalidArgument",
       mentioning: ["users/a is a document; add needs a collection path"])
-    expectFailure(shell.run("get", "/"), status: .usage, code: "usage", mentioning: ["needs a document path"])
+    expectFailure(
+      shell.run("get", "/"), status: .dataError, code: "invalidArgument", mentioning: ["needs a document path"])
   }
 
   @Test func badJSONIsBadInputWithItsPosition() {
@@ -166,7 +169,8 @@ import Testing
     #expect(try ShellPath.parse("users") == ShellPath(kind: .collection, path: "users"))
     #expect(try ShellPath.parse("/users/alice/") == ShellPath(kind: .document, path: "users/alice"))
     #expect(try ShellPath.parse("/") == .root)
-    #expect(throws: UsageError.self) { try ShellPath.parse("") }
-    #expect(throws: UsageError.self) { try ShellPath.parse("a//b") }
+    #expect(throws: PathError.self) { try ShellPath.parse("") }
+    #expect(throws: PathError.self) { try ShellPath.parse("a//b") }
+    #expect(throws: PathError.self) { try ShellPath.parse("a/..") }
   }
 }

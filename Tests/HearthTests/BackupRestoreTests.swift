@@ -134,6 +134,32 @@ import Testing
     }
   }
 
+  @Test func aFailedBackupLeavesNothingBehind() throws {
+    try withScratchDirectory { directory in
+      // More than a megabyte, so that the copy reports progress (and can be stopped).
+      let db = try Database(path: directory + "/source", settings: relaxed)
+      defer { db.close() }
+      let batch = db.batch()
+      for index in 0..<400 {
+        batch.setData(["text": String(repeating: "\(index % 10)", count: 4000)], forDocument: db.document("d/\(index)"))
+      }
+      try batch.commit()
+      struct Stop: Error {}
+      // Directories the backup created are removed again, up to the first that existed.
+      let nested = directory + "/new/deeper/backup"
+      #expect(throws: Stop.self) { try db.backup(to: nested, progress: { _, _ in throw Stop() }) }
+      #expect(!FileManager.default.fileExists(atPath: directory + "/new"))
+      // An empty directory that existed stays, and stays empty.
+      let empty = directory + "/empty"
+      try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: false)
+      #expect(throws: Stop.self) { try db.backup(to: empty, progress: { _, _ in throw Stop() }) }
+      #expect(try FileManager.default.contentsOfDirectory(atPath: empty) == [])
+      #expect(try FileManager.default.contentsOfDirectory(atPath: directory).sorted() == ["empty", "source"])
+      // Then a backup that succeeds.
+      #expect(try db.backup(to: nested).documents == 400)
+    }
+  }
+
   @Test func restoreRefusesWhatIsNotABackupAndLeavesTheTarget() throws {
     try withScratchDirectory { directory in
       let targetPath = directory + "/target"

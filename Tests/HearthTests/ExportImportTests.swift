@@ -447,7 +447,7 @@ import Testing
       bytes += Array(#"{"path":"people/b","fields":{"name":"caf"#.utf8) + [0xE9] + Array(#""}}"#.utf8) + [0x0A]
       bytes += Array((Self.line("people/c") + "\n").utf8)
       try Data(bytes).write(to: URL(fileURLWithPath: file))
-      expectHearthError(.invalidArgument, mentioning: [file + ":3:", "UTF-8"]) {
+      expectHearthError(.invalidArgument, mentioning: [file + ":3:", "UTF-8", "byte 0xE9 at offset 40 of the line"]) {
         try db.import(from: file, mode: .replace)
       }
       #expect(try ids(db.collection("people")) == ["z"])

@@ -55,6 +55,24 @@ import Testing
     #expect(try other.declaredIndexesJSON() == written)
   }
 
+  @Test func anIndexFileThatIsNotUTF8IsInvalidNamingTheLineAndByte() throws {
+    try withScratchDirectory { directory in
+      let db = try Database.temporary()
+      defer { db.close() }
+      let file = directory + "/firestore.indexes.json"
+      let bytes =
+        Array("{\"indexes\": [\n  {\"collectionGroup\": \"caf".utf8) + [0xE9]
+        + Array(#"", "queryScope": "COLLECTION", "fields": []}]}"#.utf8)
+      try Data(bytes).write(to: URL(fileURLWithPath: file))
+      expectHearthError(.invalidArgument, mentioning: [file, "line 2", "invalid UTF-8 byte 0xE9"]) {
+        try db.declareIndexes(fromFile: file)
+      }
+      expectHearthError(.notFound, mentioning: [directory + "/missing.json"]) {
+        try db.declareIndexes(fromFile: directory + "/missing.json")
+      }
+    }
+  }
+
   @Test func whatTheSchemaRejectsHearthRejects() throws {
     let db = try Database.temporary()
     defer { db.close() }

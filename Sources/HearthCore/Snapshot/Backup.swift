@@ -83,6 +83,7 @@ extension DocumentStore {
     if let contents = try? fileManager.contentsOfDirectory(atPath: directory), !contents.isEmpty {
       throw HearthError(.alreadyExists, "The backup directory \(directory) already exists and is not empty")
     }
+    let created = Self.firstMissingAncestor(of: directory)
     do {
       try fileManager.createDirectory(
         atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -90,16 +91,25 @@ extension DocumentStore {
       throw HearthError(
         .permissionDenied, "Cannot create the backup directory \(directory): \(error.localizedDescription)")
     }
-    let createdAt = Timestamp(microseconds: Timestamp().microseconds)
     do {
-      try guarded {
-        let size = try environment.statistics().usedBytes
-        try environment.copy(to: directory, progress: progress.map { report in { try report($0, size) } })
-      }
+      return try writeBackup(into: directory, progress: progress)
     } catch {
-      // Leave no half copy that looks like a backup (the directory was empty or new).
-      try? fileManager.removeItem(atPath: directory + "/" + BackupManifest.dataFile)
+      // Leave nothing behind: no half copy that looks like a backup, and none of the
+      // directories this backup made (the directory was empty or new).
+      for name in [BackupManifest.dataFile, BackupManifest.fileName, BackupManifest.fileName + ".partial"] {
+        unlink(directory + "/" + name)
+      }
+      if let created { try? fileManager.removeItem(atPath: created) }
       throw error
+    }
+  }
+
+  /// The copy, its checksum and its manifest, in the empty directory `directory`.
+  private func writeBackup(into directory: String, progress: ProgressHandler?) throws -> BackupManifest {
+    let createdAt = Timestamp(microseconds: Timestamp().microseconds)
+    try guarded {
+      let size = try environment.statistics().usedBytes
+      try environment.copy(to: directory, progress: progress.map { report in { try report($0, size) } })
     }
     let dataPath = directory + "/" + BackupManifest.dataFile
     let (bytes, crc32) = try DurableFiles.checksum(ofFile: dataPath, sync: true)
@@ -108,6 +118,18 @@ extension DocumentStore {
       createdAt: createdAt, documents: documents, format: Int(KeyLayout.layoutVersion), bytes: bytes, crc32: crc32)
     try DurableFiles.writeDurably(manifest.json, to: directory + "/" + BackupManifest.fileName)
     return manifest
+  }
+
+  /// The outermost directory of `path` that does not exist (`path` itself, or one of its
+  /// parents), which creating `path` makes; `nil` when `path` exists.
+  static func firstMissingAncestor(of path: String) -> String? {
+    var missing: String?
+    var current = path
+    while !current.isEmpty, current != "/", !FileManager.default.fileExists(atPath: current) {
+      missing = current
+      current = (current as NSString).deletingLastPathComponent
+    }
+    return missing
   }
 
   /// Replaces the database at `path` with the backup in `backup`, after checking the

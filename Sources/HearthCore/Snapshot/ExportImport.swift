@@ -13,15 +13,25 @@ public enum ImportMode: Sendable {
 /// it writes, goes on to the end, so that it is never left half done.
 public typealias ProgressHandler = (_ done: Int, _ total: Int?) throws -> Void
 
+/// Told about each document an export in salvage mode leaves out: its key, and the
+/// `dataLoss` error that reading it threw.
+public typealias DamagedDocumentHandler = (_ key: DocumentKey, _ error: HearthError) -> Void
+
 extension DocumentStore {
   /// Writes every document to `path` (`-`: standard output) in the export format
   /// (`ExportFormat`), in path order, from one consistent read snapshot; returns the
-  /// number of documents. Memory stays constant however large the database; a file is
-  /// only put in place once it is whole.
-  public func export(to path: String, progress: ProgressHandler? = nil) throws -> Int {
+  /// number of documents written. Memory stays constant however large the database; a
+  /// regular file is only put in place once it is whole (see `LineWriter`).
+  ///
+  /// - Parameter damaged: the salvage mode: when given, a document whose stored bytes do
+  ///   not decode (`dataLoss`) is left out and handed to it, and the export goes on;
+  ///   without it, the export stops with that error.
+  public func export(to path: String, progress: ProgressHandler? = nil, damaged: DamagedDocumentHandler? = nil)
+    throws -> Int
+  {
     let writer = try LineWriter(path: path)
     do {
-      let count = try export(into: writer.write(line:), progress: progress)
+      let count = try export(into: writer.write(line:), progress: progress, damaged: damaged)
       try writer.finish()
       return count
     } catch {
@@ -31,18 +41,32 @@ extension DocumentStore {
   }
 
   /// Hands the export's lines (without line breaks), header first, to `write`.
-  public func export(into write: (String) throws -> Void, progress: ProgressHandler? = nil) throws -> Int {
+  ///
+  /// In the salvage mode (`damaged` given) the header's document count is `null`: which
+  /// documents are readable is known only at the end.
+  public func export(
+    into write: (String) throws -> Void, progress: ProgressHandler? = nil, damaged: DamagedDocumentHandler? = nil
+  ) throws -> Int {
     try read { reader in
       let total = try reader.txn.count(tables.documents)
-      try write(ExportFormat.header(exportedAt: Timestamp(), documents: total))
+      try write(ExportFormat.header(exportedAt: Timestamp(), documents: damaged == nil ? total : nil))
       var done = 0
+      var visited = 0
       try reader.forEachDocumentInPathOrder { key, bytes in
-        try write(ExportFormat.line(DocumentCodec.decode(bytes, key: key)))
-        done += 1
-        if done % 1000 == 0 {
+        visited += 1
+        if visited % 1000 == 0 {
           try progress?(done, total)
           environment.releaseMappedPages()
         }
+        let document: StoredDocument
+        do {
+          document = try DocumentCodec.decode(bytes, key: key)
+        } catch let error as HearthError where error.code == .dataLoss && damaged != nil {
+          damaged?(key, error)
+          return
+        }
+        try write(ExportFormat.line(document))
+        done += 1
       }
       try progress?(done, total)
       return done

@@ -1,0 +1,151 @@
+import Foundation
+import Synchronization
+
+// `hearth` run as a process with the standard streams a test chooses (a FIFO, a device,
+// a file given as bytes, a pipe closed early), and how it ended as its parent sees it:
+// by `exit` with a status, or by a signal.
+
+/// How a process ended and what it printed.
+struct RawOutcome {
+  /// Ended by `exit`; `false` when a signal ended it.
+  var exited: Bool
+  /// The exit status, or the signal's number when `exited` is false.
+  var status: Int32
+  /// Standard output, when it was a pipe (empty otherwise).
+  var stdout: Data
+  var stderr: String
+
+  var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
+
+  var stdoutLines: [String] {
+    var lines = stdoutText.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    if lines.last == "" { lines.removeLast() }
+    return lines
+  }
+}
+
+/// A running process: standard input from a file handle (or nothing), standard output into
+/// a file handle or a pipe this object reads, standard error read to its end in the
+/// background, and a watchdog that kills it after `timeout` seconds so that a test fails
+/// instead of hanging.
+final class RawProcess: @unchecked Sendable {
+  private let process = Process()
+  private let output: FileHandle?
+  private var pending = Data()
+  private let errors = Mutex(Data())
+  private let errorsRead = DispatchSemaphore(value: 0)
+
+  /// Starts `executable` (the built `hearth` by default) with `arguments`.
+  ///
+  /// - Parameters:
+  ///   - stdin: standard input; `nil` is `/dev/null`.
+  ///   - stdout: standard output; `nil` is a pipe that `readLine` and `finish` read.
+  init(
+    _ arguments: [String], executable: URL? = hearthExecutable, stdin: FileHandle? = nil, stdout: FileHandle? = nil,
+    environment: [String: String] = [:], timeout: Double = 60
+  ) throws {
+    guard let executable else { throw CocoaError(.fileNoSuchFile) }
+    process.executableURL = executable
+    process.arguments = arguments
+    var variables = ProcessInfo.processInfo.environment
+    variables["HEARTH_DATABASE"] = nil
+    variables["HEARTH_HISTORY"] = ""
+    variables.merge(environment) { $1 }
+    process.environment = variables
+    process.standardInput = stdin ?? FileHandle.nullDevice
+    if let stdout {
+      process.standardOutput = stdout
+      output = nil
+    } else {
+      let pipe = Pipe()
+      process.standardOutput = pipe
+      output = pipe.fileHandleForReading
+    }
+    let errorPipe = Pipe()
+    process.standardError = errorPipe
+    try process.run()
+    let errorReader = errorPipe.fileHandleForReading
+    Thread.detachNewThread { [self] in
+      let data = errorReader.readDataToEndOfFile()
+      errors.withLock { $0 = data }
+      errorsRead.signal()
+    }
+    DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { [weak self] in self?.kill() }
+  }
+
+  /// The next line of standard output (a pipe), without its newline; `nil` at the end.
+  func readLine() -> String? {
+    guard let output else { return nil }
+    while true {
+      if let newline = pending.firstIndex(of: 0x0A) {
+        let line = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
+        pending = Data(pending[(newline + 1)...])
+        return line
+      }
+      let chunk = output.availableData
+      if chunk.isEmpty { return nil }
+      pending.append(chunk)
+    }
+  }
+
+  /// Closes this end of the standard output pipe: the reader goes away, as `head` does
+  /// once it has its lines.
+  func closeOutput() {
+    try? output?.close()
+  }
+
+  var isRunning: Bool { process.isRunning }
+
+  func kill() {
+    if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
+  }
+
+  /// Waits for the end: how the process ended, and what it printed that `readLine` did
+  /// not return.
+  func finish(readingOutput: Bool = true) -> RawOutcome {
+    var rest = Data()
+    if readingOutput, let output { rest = (try? output.readToEnd()) ?? Data() }
+    errorsRead.wait()
+    process.waitUntilExit()
+    return RawOutcome(
+      exited: process.terminationReason == .exit, status: process.terminationStatus, stdout: pending + rest,
+      stderr: String(decoding: errors.withLock { $0 }, as: UTF8.self))
+  }
+}
+
+/// Runs `hearth ARGUMENTS...` to its end.
+func runRaw(
+  _ arguments: [String], stdin: FileHandle? = nil, stdout: FileHandle? = nil, environment: [String: String] = [:]
+) throws -> RawOutcome {
+  try RawProcess(arguments, stdin: stdin, stdout: stdout, environment: environment).finish()
+}
+
+/// A scratch directory for one test, removed when the value goes away.
+final class ScratchDirectory {
+  let path: String
+
+  init(_ label: String) throws {
+    path = FileManager.default.temporaryDirectory.appendingPathComponent("\(label)-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+  }
+
+  deinit { try? FileManager.default.removeItem(atPath: path) }
+
+  func file(_ name: String) -> String { path + "/" + name }
+
+  /// A file holding `bytes`, opened for reading (to be a process's standard input).
+  func input(_ bytes: [UInt8], name: String = "stdin-\(UUID().uuidString)") throws -> FileHandle {
+    let path = file(name)
+    try Data(bytes).write(to: URL(fileURLWithPath: path))
+    guard let handle = FileHandle(forReadingAtPath: path) else { throw CocoaError(.fileNoSuchFile) }
+    return handle
+  }
+}
+
+/// The kind of file at `path` (`S_IFREG`, `S_IFIFO`, `S_IFCHR`, `S_IFLNK`, …), not
+/// following a symbolic link; `nil` when there is nothing there.
+func fileKind(_ path: String) -> mode_t? {
+  var status = stat()
+  guard lstat(path, &status) == 0 else { return nil }
+  return status.st_mode & S_IFMT
+}

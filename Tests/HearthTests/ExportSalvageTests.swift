@@ -1,0 +1,107 @@
+import Foundation
+import Hearth
+import Testing
+
+/// `export(to:skipDamaged:)` (issue 13, item 7): an export stops at the first damaged
+/// document, naming it; with `skipDamaged: true` it writes every readable document and
+/// returns the damaged ones, so that what is left can be recovered.
+@Suite struct ExportSalvageTests {
+  static let markers = ["users/a": "DAMAGE-ME-ALPHA-0123456789", "users/c": "DAMAGE-ME-GAMMA-0123456789"]
+  static let readable = ["rooms/r1", "users/a/posts/p1", "users/b"]
+
+  /// A closed database at `directory/db` whose documents users/a and users/c are damaged
+  /// (one byte of their stored bytes changed); the others are sound, users/a/posts/p1
+  /// among them below the damaged users/a.
+  static func damagedDatabase(in directory: String) throws -> String {
+    let path = directory + "/db"
+    let db = try Database(path: path)
+    for (document, marker) in markers { try db.document(document).setData(["s": marker]) }
+    for document in readable { try db.document(document).setData(["s": "fine"]) }
+    db.close()
+    for marker in markers.values { try damage(marker, inFile: path + "/data.mdb") }
+    return path
+  }
+
+  /// Changes the second byte of every copy of `marker` in `file` (LMDB may keep older
+  /// copies of a page); the first stays, so that keys holding it keep their order.
+  static func damage(_ marker: String, inFile file: String) throws {
+    let url = URL(fileURLWithPath: file)
+    var bytes = [UInt8](try Data(contentsOf: url))
+    let needle = Array(marker.utf8)
+    var found = 0
+    var index = 0
+    while index + needle.count <= bytes.count {
+      if bytes[index] == needle[0], bytes[index..<index + needle.count].elementsEqual(needle) {
+        bytes[index + 1] ^= 0x20
+        found += 1
+        index += needle.count
+      } else {
+        index += 1
+      }
+    }
+    try #require(found > 0, "\(marker) is in \(file)")
+    try Data(bytes).write(to: url)
+  }
+
+  @Test func anExportStopsAtTheFirstDamagedDocumentAndLeavesNoFile() throws {
+    try withScratchDirectory { directory in
+      let db = try Database(path: try Self.damagedDatabase(in: directory))
+      defer { db.close() }
+      let file = directory + "/out.jsonl"
+      expectHearthError(.dataLoss, mentioning: ["users/a", "damaged"]) { try db.export(to: file) }
+      #expect(!FileManager.default.fileExists(atPath: file))
+    }
+  }
+
+  @Test func skippingDamagedDocumentsExportsEveryReadableOne() throws {
+    try withScratchDirectory { directory in
+      let db = try Database(path: try Self.damagedDatabase(in: directory))
+      defer { db.close() }
+      let file = directory + "/salvage.jsonl"
+      let summary = try db.export(to: file, skipDamaged: true)
+      #expect(summary.documents == Self.readable.count)
+      #expect(summary.damaged.map(\.path) == ["users/a", "users/c"])
+      for damaged in summary.damaged {
+        #expect(damaged.reason.contains("checksum"), "\(damaged)")
+        #expect(!damaged.reason.hasPrefix("Document"), "the reason, without the path again: \(damaged.reason)")
+      }
+      let lines = try exportLines(file)
+      #expect(lines.dropFirst().map(ExportFile.path(ofLine:)) == Self.readable)
+      // The header cannot count documents before the walk has found which are readable.
+      #expect(lines.first?.contains(#""documents":null"#) == true, "\(lines.first ?? "")")
+
+      // The salvaged file imports: every readable document, whole.
+      let copy = try Database.temporary(settings: relaxed)
+      defer { copy.close() }
+      #expect(try copy.import(from: file).documents == Self.readable.count)
+      for path in Self.readable {
+        #expect(try copy.document(path).getDocument().get("s") as? String == "fine", "\(path)")
+      }
+
+      // The same through a stream.
+      var streamed: [String] = []
+      let streamedSummary = try db.export(into: { streamed.append($0) }, skipDamaged: true)
+      #expect(streamedSummary == summary)
+      #expect(Array(streamed.dropFirst()) == Array(lines.dropFirst()))
+      // With progress reported.
+      var reported = 0
+      let withProgress = try db.export(
+        to: directory + "/again.jsonl", skipDamaged: true, progress: { done, _ in reported = done })
+      #expect(withProgress == summary)
+      #expect(reported == Self.readable.count)
+    }
+  }
+
+  @Test func aSoundDatabaseLosesNothingToTheSalvageMode() throws {
+    try withScratchDirectory { directory in
+      let db = try Database(path: directory + "/db", settings: relaxed)
+      defer { db.close() }
+      for path in Self.readable { try db.document(path).setData(["s": "fine"]) }
+      let plain = try exportFile(db, to: directory + "/plain.jsonl")
+      let salvage = try db.export(to: directory + "/salvage.jsonl", skipDamaged: true)
+      #expect(salvage.documents == plain.summary.documents)
+      #expect(salvage.damaged.isEmpty)
+      #expect(Array(try exportLines(directory + "/salvage.jsonl").dropFirst()) == plain.documents)
+    }
+  }
+}
