@@ -19,18 +19,30 @@ import Testing
       ["swift", "build", "--package-path", package.path, "--scratch-path", scratch.path, "--product", product])
   }
 
-  /// The built programs, or why they did not build (built once for all the tests).
-  static let built: Result<URL, BuildFailure> = {
-    do {
-      for program in programs {
-        let outcome = try build(program)
-        guard outcome.status == 0 else { return .failure(BuildFailure(log: outcome.stdout + outcome.stderr)) }
+  /// The built programs, or why they did not build: built once for all the tests, off
+  /// Swift's cooperative threads, which a minute-long build would otherwise hold (on two
+  /// cores, every other async test would wait for it).
+  static let built = Task {
+    await offThePool { () -> Result<URL, BuildFailure> in
+      do {
+        for program in programs {
+          let outcome = try build(program)
+          guard outcome.status == 0 else { return .failure(BuildFailure(log: outcome.stdout + outcome.stderr)) }
+        }
+        return .success(scratch.appendingPathComponent("debug"))
+      } catch {
+        return .failure(BuildFailure(log: "\(error)"))
       }
-      return .success(scratch.appendingPathComponent("debug"))
-    } catch {
-      return .failure(BuildFailure(log: "\(error)"))
     }
-  }()
+  }
+
+  /// Runs blocking `work` on a thread of its own and waits for it without holding a
+  /// cooperative thread.
+  static func offThePool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { continuation in
+      Thread { continuation.resume(returning: work()) }.start()
+    }
+  }
 
   struct BuildFailure: Error, CustomStringConvertible {
     let log: String
@@ -38,28 +50,31 @@ import Testing
   }
 
   /// Runs `program` on a new database and gives its outcome.
-  func run(_ program: String) throws -> ProcessOutcome {
-    let products = try Self.built.get()
+  func run(_ program: String) async throws -> ProcessOutcome {
+    let products = try await Self.built.value.get()
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-client-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: directory) }
-    return try runProcess(products.appendingPathComponent(program), [directory.appendingPathComponent("db").path])
+    let outcome = await Self.offThePool {
+      Result { try runProcess(products.appendingPathComponent(program), [directory.appendingPathComponent("db").path]) }
+    }
+    return try outcome.get()
   }
 
-  @Test func theIssuesReproductionRunsItsListenerOnTheMainActor() throws {
-    let outcome = try run("Reproduction")
+  @Test func theIssuesReproductionRunsItsListenerOnTheMainActor() async throws {
+    let outcome = try await run("Reproduction")
     #expect(outcome.status == 0, "\(outcome.stderr)")
     #expect(outcome.stdout.hasPrefix("added "), "\(outcome.stdout)")
     #expect(outcome.stdout.split(separator: "\n").count == 1)
   }
 
-  @Test func aMainActorViewModelUpdatesItsStateFromItsListener() throws {
-    let outcome = try run("ViewModel")
+  @Test func aMainActorViewModelUpdatesItsStateFromItsListener() async throws {
+    let outcome = try await run("ViewModel")
     #expect(outcome.status == 0, "\(outcome.stderr)")
     #expect(outcome.stdout == "titles [\"a\", \"b\"]\nupdated true\n")
   }
 
-  @Test func completionHandlersRunWhereTheyWereWritten() throws {
-    let outcome = try run("Completions")
+  @Test func completionHandlersRunWhereTheyWereWritten() async throws {
+    let outcome = try await run("Completions")
     #expect(outcome.status == 0, "\(outcome.stderr)")
     #expect(
       outcome.stdout == """
@@ -76,16 +91,16 @@ import Testing
         """)
   }
 
-  @Test func snapshotStreamsDeliverInTasks() throws {
-    let outcome = try run("Streams")
+  @Test func snapshotStreamsDeliverInTasks() async throws {
+    let outcome = try await run("Streams")
     #expect(outcome.status == 0, "\(outcome.stderr)")
     #expect(outcome.stdout == "sizes 2\nfeed b\n")
   }
 
   /// A tool whose main thread blocks gets its streams, is told on standard error why its
   /// main-actor listener waits, and gets the listener's snapshot once the run loop runs.
-  @Test func aBlockedMainThreadIsToldWhyItsListenerWaits() throws {
-    let outcome = try run("BlockedMain")
+  @Test func aBlockedMainThreadIsToldWhyItsListenerWaits() async throws {
+    let outcome = try await run("BlockedMain")
     #expect(outcome.status == 0, "\(outcome.stderr)")
     #expect(
       outcome.stdout
@@ -93,9 +108,9 @@ import Testing
     #expect(outcome.stderr.contains("waited 5 s for the main queue"), "\(outcome.stderr)")
   }
 
-  @Test func aMainActorHandlerFromOutsideAnyActorDoesNotCompile() throws {
-    _ = try Self.built.get()
-    let outcome = try Self.build("MainActorHandlerOffMain")
+  @Test func aMainActorHandlerFromOutsideAnyActorDoesNotCompile() async throws {
+    _ = try await Self.built.value.get()
+    let outcome = try await Self.offThePool { Result { try Self.build("MainActorHandlerOffMain") } }.get()
     #expect(outcome.status != 0)
     #expect(outcome.stdout.contains("loses global actor 'MainActor'"), "\(outcome.stdout)\(outcome.stderr)")
   }
