@@ -24,9 +24,15 @@ public final class Transaction {
   /// Reads a document.
   ///
   /// - Throws: `invalidArgument` after a write in this transaction (reads come first).
+  ///   The transaction then fails with that error even if the closure catches it and
+  ///   goes on, as Firestore's SDKs fail it ("even if the error is not bubbled up"), so
+  ///   that writes planned on a read that never happened are not committed.
   public func getDocument(_ document: DocumentReference) throws -> DocumentSnapshot {
     guard writes.isEmpty && firstError == nil else {
-      throw HearthError(.invalidArgument, "Firestore transactions require all reads to be executed before all writes.")
+      let error = HearthError(
+        .invalidArgument, "Firestore transactions require all reads to be executed before all writes.")
+      firstError = firstError ?? error
+      throw error
     }
     let key = try database.key(of: document)
     let stored = try reader.encodedDocument(key)
