@@ -248,8 +248,8 @@ struct UserDataReader {
         self = .array(raw as! [Any])
       } else if type == Self.fieldValue {
         self = .sentinel(raw as! FieldValue)
-      } else if ScalarValue.byType[type] != nil || type == Self.reference {
-        self = .other
+      } else if ScalarValue.byType[type] != nil || type == Self.reference || Swift.type(of: raw) is NSNumber.Type {
+        self = .other  // numbers read back from Hearth are `NSNumber`s
       } else if let map = raw as? [String: Any] {
         self = .map(map)
       } else if let array = raw as? [Any] {
