@@ -73,5 +73,5 @@ extension NSNumber {
   /// The first character of `objCType`, Foundation's code for the C type the number
   /// holds (`q` for `Int64`, `d` for `Double`, `c` for a boolean), read without making a
   /// `String` of it: every number of a document read back and written again comes here.
-  var typeCode: UInt8 { UInt8(bitPattern: objCType.pointee) }
+  var typeCode: UInt8 { UInt8(truncatingIfNeeded: objCType.pointee) }
 }
