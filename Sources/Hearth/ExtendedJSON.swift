@@ -21,8 +21,8 @@ import HearthCore
 /// ```
 public enum ExtendedJSON {
   /// Parses a JSON object into document data, as `getDocument().data()` would return it:
-  /// `Int64`, `Double`, `String`, `Bool`, `NSNull`, `Timestamp`, `Data`, `GeoPoint`,
-  /// `DocumentReference` (of `database`), `[Any]` and `[String: Any]`. The result can be
+  /// `NSNumber` (integers and doubles), `String`, `Bool`, `NSNull`, `Timestamp`, `Data`,
+  /// `GeoPoint`, `DocumentReference` (of `database`), `[Any]` and `[String: Any]`. The result can be
   /// passed to `setData`, or to `updateData`, whose keys are field paths.
   ///
   /// - Throws: `invalidArgument` with the position for bad JSON (`Invalid JSON at line 1,

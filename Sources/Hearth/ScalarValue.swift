@@ -14,11 +14,12 @@ enum ScalarValue {
     if let convert = ScalarValue.byType[ObjectIdentifier(Swift.type(of: raw))] {
       self = convert(raw)
     } else if Swift.type(of: raw) is NSNumber.Type, let number = raw as? NSNumber {
-      // Foundation numbers (from JSONSerialization, Objective-C) carry their C type.
-      switch String(cString: number.objCType) {
-      case "c", "B": self = .value(.boolean(number.boolValue))
-      case "f", "d": self = .value(.double(number.doubleValue))
-      case "Q", "L", "I": self = ScalarValue(unsigned: number.uint64Value)
+      // Foundation numbers (Hearth's own reads, JSONSerialization, Objective-C) carry
+      // their C type.
+      switch number.typeCode {
+      case UInt8(ascii: "c"), UInt8(ascii: "B"): self = .value(.boolean(number.boolValue))
+      case UInt8(ascii: "f"), UInt8(ascii: "d"): self = .value(.double(number.doubleValue))
+      case UInt8(ascii: "Q"), UInt8(ascii: "L"), UInt8(ascii: "I"): self = ScalarValue(unsigned: number.uint64Value)
       default: self = .value(.integer(number.int64Value))
       }
     } else if let optional = raw as? AnyOptional {
@@ -66,4 +67,11 @@ protocol AnyOptional {
 
 extension Optional: AnyOptional {
   var wrappedAny: Any? { self.map { $0 as Any } }
+}
+
+extension NSNumber {
+  /// The first character of `objCType`, Foundation's code for the C type the number
+  /// holds (`q` for `Int64`, `d` for `Double`, `c` for a boolean), read without making a
+  /// `String` of it: every number of a document read back and written again comes here.
+  var typeCode: UInt8 { UInt8(truncatingIfNeeded: objCType.pointee) }
 }

@@ -24,9 +24,15 @@ public final class Transaction {
   /// Reads a document.
   ///
   /// - Throws: `invalidArgument` after a write in this transaction (reads come first).
+  ///   The transaction then fails with that error even if the closure catches it and
+  ///   goes on, as Firestore's SDKs fail it ("even if the error is not bubbled up"), so
+  ///   that writes planned on a read that never happened are not committed.
   public func getDocument(_ document: DocumentReference) throws -> DocumentSnapshot {
     guard writes.isEmpty && firstError == nil else {
-      throw HearthError(.invalidArgument, "Firestore transactions require all reads to be executed before all writes.")
+      let error = HearthError(
+        .invalidArgument, "Firestore transactions require all reads to be executed before all writes.")
+      firstError = firstError ?? error
+      throw error
     }
     let key = try database.key(of: document)
     let stored = try reader.encodedDocument(key)
@@ -92,12 +98,32 @@ extension Database {
   /// Runs `body` as a transaction: its reads see one consistent snapshot and its writes
   /// commit atomically when it returns. A throw from `body` (or invalid data in a write)
   /// writes nothing and is rethrown.
+  ///
+  /// The result may be dropped: a one-line closure that only writes
+  /// (`{ $0.setData(data, forDocument: ref) }`) returns the `Transaction`, which no one
+  /// wants.
+  @discardableResult
   public func runTransaction<T>(_ body: (Transaction) throws -> T) throws -> T {
     try transact(body)
   }
 
   /// The `async` form: `body` runs synchronously inside the write transaction.
+  @discardableResult
   public func runTransaction<T>(_ body: (Transaction) throws -> T) async throws -> T {
+    try transact(body)
+  }
+
+  /// The form for a closure that returns nothing. Without it, a one-line closure that
+  /// writes (and so returns the `Transaction`) is ambiguous where the call is itself
+  /// the one statement of a `Void` closure (`expect { try db.runTransaction { $0… } }`):
+  /// `T` would be `Void` from there and `Transaction` from the closure. Firebase's block
+  /// returns `Any?`, which is why the same line compiles there.
+  public func runTransaction(_ body: (Transaction) throws -> Void) throws {
+    try transact(body)
+  }
+
+  /// The `async` form of the `Void` closure's.
+  public func runTransaction(_ body: (Transaction) throws -> Void) async throws {
     try transact(body)
   }
 
@@ -110,7 +136,8 @@ extension Database {
   }
 
   /// Firebase's form: the block reports failure through `errorPointer` (and the result
-  /// is then ignored) or returns a result.
+  /// is then ignored) or returns a result, which may be dropped.
+  @discardableResult
   public func runTransaction(_ updateBlock: @escaping (Transaction, NSErrorPointer) -> Any?) async throws -> Any? {
     try runFirebaseTransaction(updateBlock)
   }

@@ -162,6 +162,8 @@ struct UserDataReader {
   struct PathStack {
     var names: [String]
     var fieldPath: FieldPath { FieldPath(names) }
+    /// The path's length written with dots, which Firestore limits (`FieldPath.maxBytes`).
+    var dottedByteCount: Int { names.reduce(max(names.count - 1, 0)) { $0 + $1.utf8.count } }
   }
 
   private func readMap(
@@ -172,8 +174,13 @@ struct UserDataReader {
     for (name, raw) in map {
       path.names.append(name)
       defer { path.names.removeLast() }
-      if context != .argument, let problem = DocumentValidation.problem(withFieldName: name) {
-        throw invalid("Invalid data. \(problem)", field: path.fieldPath)
+      if context != .argument {
+        if let problem = DocumentValidation.problem(withFieldName: name) {
+          throw invalid("Invalid data. \(problem)", field: path.fieldPath)
+        }
+        if path.dottedByteCount > FieldPath.maxBytes, let problem = path.fieldPath.lengthProblem {
+          throw invalid("Invalid data. \(problem)")
+        }
       }
       if let value = try readValue(
         raw, at: &path, context: context, depth: depth, inArray: false, belowArray: belowArray, into: &accumulator)
@@ -241,8 +248,8 @@ struct UserDataReader {
         self = .array(raw as! [Any])
       } else if type == Self.fieldValue {
         self = .sentinel(raw as! FieldValue)
-      } else if ScalarValue.byType[type] != nil || type == Self.reference {
-        self = .other
+      } else if ScalarValue.byType[type] != nil || type == Self.reference || Swift.type(of: raw) is NSNumber.Type {
+        self = .other  // numbers read back from Hearth are `NSNumber`s
       } else if let map = raw as? [String: Any] {
         self = .map(map)
       } else if let array = raw as? [Any] {

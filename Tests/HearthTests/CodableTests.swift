@@ -237,7 +237,7 @@ import Testing
 
       let stored = try #require(try reference.getDocument().data())
       #expect(stored["id"] == nil)
-      #expect(stored["likes"] as? Int64 == 3)
+      expectSame(stored["likes"], 3)
       #expect(stored["ratings"] as? [String: String] == ["bob": "5", "carol": "4"])
 
       let read = try reference.getDocument(as: Post.self)
@@ -303,14 +303,14 @@ import Testing
       #expect(stored["noBytes"] as? Data == Data())
       #expect(stored["url"] as? String == "https://example.com/a?b=c")
       #expect(stored["role"] as? String == "admin")
-      #expect(stored["priority"] as? Int64 == 3)
+      expectSame(stored["priority"], 3)
       #expect((stored["address"] as? [String: Any])?.keys.sorted() == ["city"])
       #expect(((stored["comments"] as? [Any])?[1] as? [String: Any])?["author"] as? String == "carol")
-      #expect(stored["smallest"] as? Int64 == .min)
-      #expect(stored["largest"] as? Int64 == .max)
-      #expect(stored["unsigned"] as? Int64 == .max)
-      #expect(stored["float"] as? Double == 1.5)
-      #expect(stored["decimal"] as? Double == 12.5)
+      expectSame(stored["smallest"], Int64.min)
+      expectSame(stored["largest"], Int64.max)
+      expectSame(stored["unsigned"], Int64.max)
+      expectSame(stored["float"], 1.5)
+      expectSame(stored["decimal"], 12.5)
       #expect(stored["byNumber"] as? [String: String] == ["1": "one", "20": "twenty"])
       #expect(stored["missing"] == nil)
       #expect(stored["explicitlyNull"] is NSNull)
@@ -1001,7 +1001,7 @@ import Testing
       }
       #expect(try alice.getDocument(as: DatabaseUser.self).isPremium)
       let bobData = try #require(try bob.getDocument().data())
-      #expect(bobData["age"] as? Int64 == 41)
+      expectSame(bobData["age"], 41)
       #expect(bobData["name"] as? String == "Bob")
     }
   }
@@ -1017,16 +1017,16 @@ import Testing
       try reference.setData(from: AgeOnly(age: 21, city: "Paris"), merge: true)
       var data = try #require(try reference.getDocument().data())
       #expect(data["name"] as? String == "Carol")
-      #expect(data["age"] as? Int64 == 21)
+      expectSame(data["age"], 21)
       try reference.setData(from: AgeOnly(age: 99, city: "Nice"), mergeFields: ["city"])
       data = try #require(try reference.getDocument().data())
-      #expect(data["age"] as? Int64 == 21)
+      expectSame(data["age"], 21)
       #expect(data["city"] as? String == "Nice")
 
       // Sentinels in a model: an increment merged in.
       struct Like: Encodable { var likes = FieldValue.increment(2) }
       try reference.setData(from: Like(), merge: true)
-      #expect(try reference.getDocument().get("likes") as? Int64 == 2)
+      expectSame(try reference.getDocument().get("likes"), 2)
     }
   }
 

@@ -129,8 +129,20 @@ private func checkHearthError(
 /// A canonical, type-tagged rendering of a value as Hearth reads or writes it: every Swift
 /// integer type renders as `int:`, doubles by their bit pattern (so `-0.0` differs from
 /// `0.0`, and `1` from `1.0`), maps with sorted keys, strings by their UTF-8 bytes.
+///
+/// `NSNumber`s (what Hearth reads back for numbers) render by the C type they hold, not by
+/// the casts they allow: an `NSNumber` 2.0 also casts to `Int` and an `NSNumber` 1 to
+/// `Bool`, so the casts below would tell an integer from a double only by luck.
 func canonical(_ value: Any?) -> String {
   guard let value else { return "nil" }
+  if type(of: value) is NSNumber.Type, let number = value as? NSNumber {
+    switch String(cString: number.objCType) {
+    case "c" where number.int64Value == 0 || number.int64Value == 1, "B": return "bool:\(number.boolValue)"
+    case "f", "d": return canonical(number.doubleValue)
+    case "Q", "L", "I": return "int:\(number.uint64Value)"
+    default: return "int:\(number.int64Value)"
+    }
+  }
   switch value {
   case is NSNull: return "null"
   case let b as Bool: return "bool:\(b)"

@@ -116,8 +116,8 @@ extension Optional: CodingOptional {
 // MARK: - Numbers
 
 /// A number (or an `NSNumber` boolean) found in `[String: Any]`, whichever Swift type
-/// holds it. Data read from Hearth holds `Int64` and `Double`; data that users build by
-/// hand may hold any integer type, `Float` or `NSNumber`. `DictionaryInput` reads them
+/// holds it. Data read from Hearth holds `NSNumber`s; data that users build by hand may
+/// hold any integer type, `Float`, `Double` or `NSNumber`. `DictionaryInput` reads them
 /// with it, and the decoder the numbers it keeps (`Decimal`, large unsigned integers).
 enum CodingNumber {
   case integer(Int64)
@@ -137,13 +137,13 @@ enum CodingNumber {
       return
     }
     if type(of: value) is NSNumber.Type, let number = value as? NSNumber {
-      switch String(cString: number.objCType) {
-      case "B": self = .bool(number.boolValue)
-      case "c" where number.int64Value == 0 || number.int64Value == 1:
+      switch number.typeCode {
+      case UInt8(ascii: "B"): self = .bool(number.boolValue)
+      case UInt8(ascii: "c") where number.int64Value == 0 || number.int64Value == 1:
         // Foundation stores booleans as `char`; a real Int8 0 or 1 reads as a number too.
         self = .bool(number.boolValue)
-      case "f", "d": self = .double(number.doubleValue)
-      case "Q", "L", "I":
+      case UInt8(ascii: "f"), UInt8(ascii: "d"): self = .double(number.doubleValue)
+      case UInt8(ascii: "Q"), UInt8(ascii: "L"), UInt8(ascii: "I"):
         let unsigned = number.uint64Value
         self = Int64(exactly: unsigned).map(CodingNumber.integer) ?? .unsigned(unsigned)
       default: self = .integer(number.int64Value)

@@ -12,6 +12,11 @@ extension Database {
   ///                                           in: snapshot.reference)
   /// ```
   ///
+  /// Firebase's strategies are here with its names and defaults for Firestore:
+  /// `dateDecodingStrategy` (`.timestamp`), `dataDecodingStrategy` (`.blob`),
+  /// `nonConformingFloatDecodingStrategy` (`.throw`) and `keyDecodingStrategy`
+  /// (`.useDefaultKeys`).
+  ///
   /// Choices, and why:
   /// - Numbers convert between `Int64`, `Double` and every Swift integer and floating
   ///   type, as Firebase's decoder lets them, because a field written as `3` by one
@@ -19,8 +24,9 @@ extension Database {
   ///   number that fits: `3.5` or `300` for an `Int8` throws `dataCorrupted` rather than
   ///   silently truncating. `Double` and `Float` take integers at the nearest value.
   /// - `Bool` comes only from a boolean: `0` and `1` are numbers in Firestore.
-  /// - `Date` and `Timestamp` come from a timestamp; `URL` from a string; `Data` from
-  ///   bytes; `Decimal` from a number.
+  /// - `Date` and `Timestamp` come from a timestamp (`Date` as `dateDecodingStrategy`
+  ///   says); `URL` from a string; `Data` from bytes (as `dataDecodingStrategy` says);
+  ///   `Decimal` from a number.
   /// - Unknown fields are ignored; null or a missing key is `nil` for an optional.
   /// - `@DocumentID` is filled from `reference`, never from the data; without a
   ///   reference it is `nil` (Firebase throws there), so models can be decoded from
@@ -42,8 +48,34 @@ extension Database {
   ///   its dictionary into them (see `DictionaryInput`, which keeps references and the
   ///   few values that have no exact stored form as they came).
   public struct Decoder: Sendable {
+    /// How a `Date` is read: from a timestamp by default, as in Firebase.
+    public var dateDecodingStrategy: DateDecodingStrategy {
+      get { strategies.date }
+      set { strategies.date = newValue }
+    }
+
+    /// How `Data` is read: from bytes (or a Base64 string) by default, as in Firebase.
+    public var dataDecodingStrategy: DataDecodingStrategy {
+      get { strategies.data }
+      set { strategies.data = newValue }
+    }
+
+    /// Whether strings stand for NaN and ±infinity: not by default, as in Firebase.
+    public var nonConformingFloatDecodingStrategy: NonConformingFloatDecodingStrategy {
+      get { strategies.nonConformingFloat }
+      set { strategies.nonConformingFloat = newValue }
+    }
+
+    /// How field names match coding keys: as they are by default.
+    public var keyDecodingStrategy: KeyDecodingStrategy {
+      get { strategies.key }
+      set { strategies.key = newValue }
+    }
+
     /// Passed to the values' `init(from:)` as `decoder.userInfo`.
     public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+
+    private var strategies = Strategies()
 
     public init() {}
 
@@ -72,7 +104,8 @@ extension Database {
     private func decode<T: Decodable>(
       _ type: T.Type, from value: Value, in reference: DocumentReference?, keptValues: [Any]
     ) throws -> T {
-      let context = DecodingContext(reference: reference, rootType: type, userInfo: userInfo, keptValues: keptValues)
+      let context = DecodingContext(
+        reference: reference, rootType: type, userInfo: userInfo, strategies: strategies, keptValues: keptValues)
       do {
         return try context.unbox(value, as: type, at: .root)
       } catch let error as DecodingError {

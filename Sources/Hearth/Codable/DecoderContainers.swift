@@ -26,7 +26,7 @@ final class DecoderImpl: Swift.Decoder {
     guard case .map(let map) = value else {
       throw context.mismatch(expectedType, value, codingPath, shape: "a map", fallback: [String: Any].self)
     }
-    return KeyedDecodingContainer(KeyedDecoder<Key>(context: context, map: map, node: node))
+    return KeyedDecodingContainer(KeyedDecoder<Key>(context: context, map: context.keyed(map, at: node), node: node))
   }
 
   func unkeyedContainer() throws -> any UnkeyedDecodingContainer {

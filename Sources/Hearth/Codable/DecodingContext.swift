@@ -53,6 +53,7 @@ final class DecodingContext {
   /// references with stand-in keys; empty for a snapshot's fields.
   private let keptValues: [Any]
   private let decoderUserInfo: [CodingUserInfoKey: any Sendable]
+  let strategies: Database.Decoder.Strategies
 
   /// The document's path, for messages. Lazy, like `userInfo`: only errors read it, and
   /// `reference.path` builds a string.
@@ -65,12 +66,13 @@ final class DecodingContext {
 
   init(
     reference: DocumentReference?, rootType: Any.Type, userInfo: [CodingUserInfoKey: any Sendable],
-    keptValues: [Any] = []
+    strategies: Database.Decoder.Strategies, keptValues: [Any] = []
   ) {
     self.reference = reference
     self.rootType = rootType
     self.keptValues = keptValues
     self.decoderUserInfo = userInfo
+    self.strategies = strategies
   }
 
   /// The reference `@DocumentID` takes: the document's, or (without one) whatever
@@ -122,15 +124,13 @@ final class DecodingContext {
     _ value: Value, as direct: DirectType, type: T.Type, at path: @autoclosure () -> CodingPathNode
   ) throws -> T {
     switch direct {
-    case .date:
-      if case .timestamp(let timestamp) = value { return exactly(timestamp.dateValue(), as: type) }
+    case .date: return exactly(try date(value, at: path()), as: type)
     case .timestamp:
       if case .timestamp(let timestamp) = value { return exactly(timestamp, as: type) }
     case .geoPoint:
       if case .geoPoint(let point) = value { return exactly(point, as: type) }
     case .reference: return exactly(try documentReference(value, as: type, at: path()), as: type)
-    case .data:
-      if case .bytes(let data) = value { return exactly(data, as: type) }
+    case .data: return exactly(try data(value, at: path()), as: type)
     case .url:
       if case .string(let string) = value {
         guard let url = URL(string: string) else { throw corrupted(path().keys, "'\(string)' is not a valid URL") }
@@ -151,6 +151,80 @@ final class DecodingContext {
       preconditionFailure("\(type) is a DecodingPrimitive: DecodingPlan converts it as one")
     }
     throw mismatch(type, value, path().keys)
+  }
+
+  /// A `Date`, as `dateDecodingStrategy` reads it.
+  private func date(_ value: Value, at path: @autoclosure () -> CodingPathNode) throws -> Date {
+    switch strategies.date {
+    case .timestamp:
+      if case .timestamp(let timestamp) = value { return timestamp.dateValue() }
+      throw mismatch(Date.self, value, path().keys)
+    case .deferredToDate:
+      return try Date(from: DecoderImpl(context: self, value: value, node: path(), expectedType: Date.self))
+    case .secondsSince1970:
+      guard number(value) != nil else { throw mismatch(Date.self, value, path().keys, shape: "seconds since 1970") }
+      return Date(timeIntervalSince1970: try double(value, at: path()))
+    case .millisecondsSince1970:
+      guard number(value) != nil else {
+        throw mismatch(Date.self, value, path().keys, shape: "milliseconds since 1970")
+      }
+      return Date(timeIntervalSince1970: try double(value, at: path()) / 1000)
+    case .iso8601:
+      guard case .string(let string) = value else {
+        throw mismatch(Date.self, value, path().keys, shape: "an ISO 8601 string")
+      }
+      guard let date = InternetDateTime.date(from: string) else {
+        throw corrupted(path().keys, "'\(string)' is not an ISO 8601 date such as 2026-11-29T10:00:00Z")
+      }
+      return date
+    case .formatted(let formatter):
+      guard case .string(let string) = value else {
+        throw mismatch(Date.self, value, path().keys, shape: "a formatted date string")
+      }
+      guard let date = formatter.date(from: string) else {
+        throw corrupted(path().keys, "'\(string)' does not match the format of the decoder's date formatter")
+      }
+      return date
+    case .custom(let decode):
+      return try decode(DecoderImpl(context: self, value: value, node: path(), expectedType: Date.self))
+    }
+  }
+
+  /// `Data`, as `dataDecodingStrategy` reads it.
+  private func data(_ value: Value, at path: @autoclosure () -> CodingPathNode) throws -> Data {
+    switch strategies.data {
+    case .blob:
+      if case .bytes(let data) = value { return data }
+      // As Firebase's: what its 10.0 to 10.3 wrote as Base64 strings reads back.
+      if case .string(let string) = value, let data = Data(base64Encoded: string) { return data }
+      throw mismatch(Data.self, value, path().keys)
+    case .base64:
+      guard case .string(let string) = value else {
+        throw mismatch(Data.self, value, path().keys, shape: "a Base64 string")
+      }
+      guard let data = Data(base64Encoded: string) else {
+        throw corrupted(path().keys, "the string is not valid Base64")
+      }
+      return data
+    case .deferredToData:
+      return try Data(from: DecoderImpl(context: self, value: value, node: path(), expectedType: Data.self))
+    case .custom(let decode):
+      return try decode(DecoderImpl(context: self, value: value, node: path(), expectedType: Data.self))
+    }
+  }
+
+  /// A map's fields under the names `keyDecodingStrategy` gives them, for a keyed
+  /// container at `node`.
+  func keyed(_ map: [String: Value], at node: CodingPathNode) -> [String: Value] {
+    let rename: (String) -> String
+    switch strategies.key {
+    case .useDefaultKeys: return map
+    case .convertFromSnakeCase: rename = SnakeCase.toCamelCase
+    case .custom(let convert):
+      let path = node.keys
+      rename = { convert(path + [ConvertedKey($0)]).stringValue }
+    }
+    return Dictionary(map.map { (rename($0.key), $0.value) }, uniquingKeysWith: { first, _ in first })
   }
 
   /// A decoder for a value whose type is not known here (a nested container's, a
@@ -201,7 +275,18 @@ final class DecodingContext {
     case .double(let d)?: return d
     case .integer(let i)?: return Double(i)
     case .unsigned(let u)?: return Double(u)
-    case .bool?, nil: throw mismatch(Double.self, value, path().keys)
+    case .bool?, nil:
+      if case .string(let string) = value,
+        case .convertFromString(let positiveInfinity, let negativeInfinity, let nan) = strategies.nonConformingFloat
+      {
+        switch string {
+        case positiveInfinity: return .infinity
+        case negativeInfinity: return -.infinity
+        case nan: return .nan
+        default: break
+        }
+      }
+      throw mismatch(Double.self, value, path().keys)
     }
   }
 
@@ -298,10 +383,17 @@ final class DecodingContext {
     .dataCorrupted(DecodingError.Context(codingPath: path, debugDescription: "\(location(path)): \(message)"))
   }
 
-  /// `Document users/alice: no value for key 'username' (DatabaseUser.username)`.
+  /// `Document users/alice: no value for key 'username' (DatabaseUser.username)`; under
+  /// `.convertFromSnakeCase`, with the field name that would have matched.
   func keyNotFound(_ key: any CodingKey, in path: [any CodingKey]) -> DecodingError {
     let fullPath = CodingText.typeName(CodingText.unwrapped(rootType)) + "." + CodingText.fieldPath(path + [key])
-    let what = "no value for key '\(key.stringValue)' (\(fullPath))"
+    var what = "no value for key '\(key.stringValue)' (\(fullPath))"
+    if case .convertFromSnakeCase = strategies.key {
+      let field = SnakeCase.fromCamelCase(key.stringValue)
+      if field != key.stringValue {
+        what += ", whose field would be '\(field)' by keyDecodingStrategy .convertFromSnakeCase"
+      }
+    }
     let message = documentPath.map { "Document \($0): \(what)" } ?? "N" + what.dropFirst()
     return .keyNotFound(key, DecodingError.Context(codingPath: path, debugDescription: message))
   }

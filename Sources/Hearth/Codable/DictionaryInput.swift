@@ -54,6 +54,8 @@ struct DictionaryInput {
     if type == Data.self { return .bytes(raw as! Data) }
     if type == GeoPoint.self { return .geoPoint(raw as! GeoPoint) }
     if type == DocumentReference.self || type == Decimal.self || type is NSDecimalNumber.Type { return keep(raw) }
+    // Numbers read back from Hearth (`snapshot.data()`) are `NSNumber`s.
+    if type is NSNumber.Type, let number = CodingNumber(raw) { return value(number, raw) }
     // Typed collections, as Swift infers nested literals (`["a", "b"]` is a `[String]`,
     // `["x": 1]` a `[String: Int]`): by exact type too, because casting them to `[Any]`
     // or `[String: Any]` builds a new collection and boxes every element, several
@@ -64,10 +66,8 @@ struct DictionaryInput {
     if type == [String: String].self { return .map((raw as! [String: String]).mapValues(Value.string)) }
     if type == [String: Int].self { return .map((raw as! [String: Int]).mapValues { .integer(Int64($0)) }) }
     if type == [String: Double].self { return .map((raw as! [String: Double]).mapValues(Value.double)) }
-    // Then the casts, cheapest and likeliest first: Foundation numbers (from
-    // `JSONSerialization`), other collections, optionals (a protocol check, which costs
-    // most when it fails), the remaining number types.
-    if type is NSNumber.Type, let number = CodingNumber(raw) { return value(number, raw) }
+    // Then the casts, cheapest and likeliest first: other collections, optionals (a
+    // protocol check, which costs most when it fails), the remaining number types.
     if let map = raw as? [String: Any] { return .map(fields(map)) }
     if let array = raw as? [Any] { return .array(array.map { value($0) }) }
     if let optional = raw as? AnyOptional {

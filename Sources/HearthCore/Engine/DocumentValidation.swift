@@ -33,31 +33,37 @@ public enum DocumentValidation {
   }
 
   /// `path` is a stack of names, pushed and popped on the way down, so that no field
-  /// path is built unless there is an error to report.
-  private static func validateMap(_ fields: [String: Value], at path: inout [String], depth: Int, key: DocumentKey)
-    throws
-  {
+  /// path is built unless there is an error to report; `pathBytes` is its length written
+  /// with dots, for Firestore's limit (`FieldPath.maxBytes`), which counts a nested name
+  /// by its whole path (arrays add nothing).
+  private static func validateMap(
+    _ fields: [String: Value], at path: inout [String], pathBytes: Int = 0, depth: Int, key: DocumentKey
+  ) throws {
     for (name, value) in fields {
       path.append(name)
       defer { path.removeLast() }
       if let problem = problem(withFieldName: name) { throw fail(key, path, problem) }
-      try validateValue(value, at: &path, depth: depth, insideArray: false, key: key)
+      let bytes = pathBytes + (path.count > 1 ? 1 : 0) + name.utf8.count
+      if bytes > FieldPath.maxBytes, let problem = FieldPath(path).lengthProblem {
+        throw HearthError.invalidArgument("Invalid data for document \(key): \(problem)")
+      }
+      try validateValue(value, at: &path, pathBytes: bytes, depth: depth, insideArray: false, key: key)
     }
   }
 
   private static func validateValue(
-    _ value: Value, at path: inout [String], depth: Int, insideArray: Bool, key: DocumentKey
+    _ value: Value, at path: inout [String], pathBytes: Int, depth: Int, insideArray: Bool, key: DocumentKey
   ) throws {
     switch value {
     case .array(let elements):
       if insideArray { throw fail(key, path, "Nested arrays are not supported") }
       guard depth < maxDepth else { throw tooDeep(key, path) }
       for element in elements {
-        try validateValue(element, at: &path, depth: depth + 1, insideArray: true, key: key)
+        try validateValue(element, at: &path, pathBytes: pathBytes, depth: depth + 1, insideArray: true, key: key)
       }
     case .map(let fields):
       guard depth < maxDepth else { throw tooDeep(key, path) }
-      try validateMap(fields, at: &path, depth: depth + 1, key: key)
+      try validateMap(fields, at: &path, pathBytes: pathBytes, depth: depth + 1, key: key)
     case .timestamp(let timestamp):
       if !timestamp.isInFirestoreRange {
         throw fail(key, path, "Timestamp seconds out of range: \(timestamp.seconds) (valid years are 1 to 9999)")

@@ -40,6 +40,38 @@ public struct FieldPath: Hashable, Sendable, CustomStringConvertible {
 
   public var description: String { canonical }
 
+  // MARK: - Length
+
+  /// Firestore's limit, in UTF-8 bytes, on a field name and on a field path written with
+  /// dots (`address.city`), wherever it comes from: a document's keys at any depth (the
+  /// path from the document's root, arrays adding nothing), an update's keys, `mergeFields`,
+  /// a query's fields, an index or an import.
+  ///
+  /// The emulator refuses a 1,501-byte name ("The property.name is longer than 1500
+  /// bytes.") and a nested name whose path is longer than 1,500 bytes, and keeps
+  /// 1,500. In update paths, masks and queries it already refuses a path of exactly
+  /// 1,500 bytes ("property path is longer than 1500 bytes."); Hearth keeps 1,500 there
+  /// too, so that every field a document can hold can also be updated and queried.
+  public static let maxBytes = 1500
+
+  /// The length in UTF-8 bytes of the path written with dots, without quoting (`a.b` is
+  /// 3): what Firestore's limit counts.
+  public var dottedByteCount: Int {
+    segments.reduce(Swift.max(segments.count - 1, 0)) { $0 + $1.utf8.count }
+  }
+
+  /// Why the path is longer than Firestore allows (naming it, cut short), or `nil`.
+  public var lengthProblem: String? {
+    let bytes = dottedByteCount
+    guard bytes > FieldPath.maxBytes else { return nil }
+    return "Field path \(ResourcePath.abbreviated(canonical)) is \(FieldPath.tooLong(bytes))"
+  }
+
+  /// `1501 bytes long; Firestore allows …`: the rule, for a path of `bytes` bytes.
+  static func tooLong(_ bytes: Int) -> String {
+    "\(bytes) bytes long; Firestore allows field names and paths of at most \(maxBytes) bytes."
+  }
+
   static func isPlainIdentifier(_ segment: String) -> Bool {
     guard let first = segment.utf8.first, !(0x30...0x39).contains(first) else { return false }
     return segment.utf8.allSatisfy { byte in
@@ -67,6 +99,10 @@ public struct FieldPath: Hashable, Sendable, CustomStringConvertible {
     if segments.contains(where: \.isEmpty) {
       throw HearthError.invalidArgument(
         "Invalid field path (\(string)). Paths must not be empty, begin with '.', end with '.', or contain '..'")
+    }
+    if string.utf8.count > maxBytes {
+      throw HearthError.invalidArgument(
+        "Invalid field path (\(ResourcePath.abbreviated(string))). It is \(tooLong(string.utf8.count))")
     }
     return FieldPath(segments)
   }
@@ -110,7 +146,12 @@ public struct FieldPath: Hashable, Sendable, CustomStringConvertible {
       throw HearthError.invalidArgument("Invalid field path (\(string)). A backtick is not closed")
     }
     try finish()
-    return FieldPath(segments)
+    let path = FieldPath(segments)
+    if path.dottedByteCount > maxBytes {
+      throw HearthError.invalidArgument(
+        "Invalid field path (\(ResourcePath.abbreviated(string))). It is \(tooLong(path.dottedByteCount))")
+    }
+    return path
   }
 
   /// Checks a path built from names (`FieldPath([...])`).
@@ -121,6 +162,11 @@ public struct FieldPath: Hashable, Sendable, CustomStringConvertible {
     if let index = segments.firstIndex(where: \.isEmpty) {
       throw HearthError.invalidArgument(
         "Invalid field name at index \(index). Field names must not be empty.")
+    }
+    let bytes = dottedByteCount
+    if bytes > FieldPath.maxBytes {
+      throw HearthError.invalidArgument(
+        "Invalid field path (\(ResourcePath.abbreviated(canonical))). It is \(FieldPath.tooLong(bytes))")
     }
   }
 }
