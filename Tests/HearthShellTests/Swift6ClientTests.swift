@@ -22,17 +22,26 @@ import Testing
   /// The built programs, or why they did not build: built once for all the tests, off
   /// Swift's cooperative threads, which a minute-long build would otherwise hold (on two
   /// cores, every other async test would wait for it).
+  ///
+  /// SwiftPM does not always see files added to a path dependency since its last build
+  /// here, so a failed build is tried once more from a clean scratch directory.
   static let built = Task {
     await offThePool { () -> Result<URL, BuildFailure> in
-      do {
-        for program in programs {
-          let outcome = try build(program)
-          guard outcome.status == 0 else { return .failure(BuildFailure(log: outcome.stdout + outcome.stderr)) }
-        }
-        return .success(scratch.appendingPathComponent("debug"))
-      } catch {
-        return .failure(BuildFailure(log: "\(error)"))
+      if case .success(let products) = buildAll() { return .success(products) }
+      try? FileManager.default.removeItem(at: scratch)
+      return buildAll()
+    }
+  }
+
+  private static func buildAll() -> Result<URL, BuildFailure> {
+    do {
+      for program in programs {
+        let outcome = try build(program)
+        guard outcome.status == 0 else { return .failure(BuildFailure(log: outcome.stdout + outcome.stderr)) }
       }
+      return .success(scratch.appendingPathComponent("debug"))
+    } catch {
+      return .failure(BuildFailure(log: "\(error)"))
     }
   }
 
