@@ -92,6 +92,8 @@ extension DocumentStore {
     }
     let createdAt = Timestamp(microseconds: Timestamp().microseconds)
     do {
+      // LMDB's copy walks every page: verify them first, where opening did not.
+      try readIntact { _ in }
       try guarded {
         let size = try environment.statistics().usedBytes
         try environment.copy(to: directory, progress: progress.map { report in { try report($0, size) } })

@@ -31,8 +31,10 @@ extension DocumentStore {
   }
 
   /// Hands the export's lines (without line breaks), header first, to `write`.
+  /// On a file too large for opening to have verified every page, its pages are
+  /// verified first (`readIntact`).
   public func export(into write: (String) throws -> Void, progress: ProgressHandler? = nil) throws -> Int {
-    try read { reader in
+    try readIntact { reader in
       let total = try reader.txn.count(tables.documents)
       try write(ExportFormat.header(exportedAt: Timestamp(), documents: total))
       var done = 0
