@@ -159,6 +159,7 @@ struct PageWalk {
     }
     if let problem = claim(page, count: 1) { return fail(problem) }
     let bytes = FileBytes(bytes: try file.read(offset: page * pageSize, count: pageSize))
+    guard bytes.count == pageSize else { return fail("it lies past the end of data.mdb: the file was cut short") }
     pagesVerified += 1
     guard bytes.u64(0) == UInt64(page) else { return fail("its header names page \(bytes.u64(0)!)") }
     let flags = bytes.u16(10)!
@@ -351,8 +352,8 @@ struct PageWalk {
     guard let count = bytes.u64(0), count < UInt64(value.count / 8) else {
       return "\(name) is not a list of page numbers"
     }
-    for slot in 1...max(1, Int(count)) where count > 0 {
-      let freedPage = bytes.u64(slot * 8)!
+    for slot in 0..<Int(count) {
+      let freedPage = bytes.u64((slot + 1) * 8)!
       guard freedPage >= UInt64(LMDBFormat.metaPageCount), freedPage <= UInt64(lastPage) else {
         return "\(name) lists page \(freedPage) as free, which is not a page of the file (2…\(lastPage))"
       }
