@@ -1,19 +1,26 @@
 import CLMDB
 import Foundation
 
-/// Where Hearth verifies the pages of `data.mdb` before LMDB reads them:
+/// Where Hearth verifies the pages of `data.mdb` before LMDB reads them (LMDB trusts
+/// every page it follows: a damaged page number, node offset or flag is a `SIGSEGV`, a
+/// `SIGBUS` past the file's end, or an assertion's `SIGABRT`):
 ///
 /// - Every open reads both meta pages with plain reads before LMDB maps the file, and
 ///   refuses (`StorageDamage`) a file shorter than its newest commit's pages, or meta
-///   pages that disagree.
+///   pages that are damaged or disagree (either one: LMDB picks the newer by a
+///   transaction ID that may itself be the damaged byte).
 /// - Every open then verifies, under a read transaction (whose snapshot no writer may
-///   reuse meanwhile), the table catalog and every named table's record, and, when the
-///   file's used part is at most `Options.wholeFileVerificationLimit` (64 MiB), every
-///   page of every tree: all that `get`, `query`, `export` and writes will read.
+///   reuse meanwhile, so that another process's commits never look like damage), the
+///   table catalog and every named table's record, and, when the file's used part is at
+///   most `Options.wholeFileVerificationLimit` (64 MiB), every page of every tree: all
+///   that `get`, `query`, `export` and writes will read. That costs about 0.5 ms per MiB
+///   of pages (a release build, the file in the page cache): up to about 30 ms on a
+///   64 MiB file, nothing noticeable on a few MiB.
 /// - Above the limit, opening stays as quick as on a small file, and the walks over
-///   whole tables verify every page first on their own snapshot: `check` (always),
-///   `stats`, `export` and `backup` (`ReadTransaction.verifyPages`). A point read or a
-///   query on such a file trusts the pages past the catalog.
+///   whole tables verify every page of their own snapshot first: `check` (always, at
+///   any size), `stats`, `export` and `backup` (`ReadTransaction.verifyPages`). A point
+///   read, a query or a write on such a file trusts the pages past the catalog; `check`
+///   finds their damage.
 extension Environment {
   /// The walk over a commit's pages, on the open file `file`. `nil` when the meta page
   /// of `transactionID` is gone (a writer committed twice since the snapshot began:

@@ -51,6 +51,8 @@ struct DamagedDatabaseBinaryTests {
 
   @Test func aTruncatedDataFileEndsEveryCommandWithDataLoss() throws {
     let demo = try DemoCopy()
+    let backup = demo.directory + "/backup"
+    try #require(try Self.hearth(["--db", demo.path, "backup", backup]).status == 0)
     let size = demo.dataFileSize
     try #require(truncate(demo.dataFile, off_t(size / 2)) == 0)
     for command in Self.commands {
@@ -63,6 +65,10 @@ struct DamagedDatabaseBinaryTests {
       #expect(said.contains("the file was cut short"), "\(command): \(said)")
     }
     #expect(demo.dataFileSize == size / 2, "nothing wrote to the damaged file")
+    // What the message says to do works.
+    let restore = try Self.hearth(["--db", demo.path, "restore", backup])
+    #expect(restore.status == 0, "\(restore.stderr)")
+    #expect(try Self.hearth(["--db", demo.path, "check"]).stdout.hasPrefix("ok: "))
   }
 
   @Test func anEmptyDataFileIsDamageAndTheNextSetDoesNotReplaceIt() throws {

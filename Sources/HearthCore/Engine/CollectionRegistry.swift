@@ -58,6 +58,7 @@ final class CollectionRegistry: Sendable {
     }
 
     let next = try txn.get(KeyLayout.MetaKey.nextCollection, in: tables.meta).flatMap(KeyLayout.readBigEndian) ?? 1
+    guard next < .max else { throw HearthError.dataLoss("The next collection number in the meta table is damaged") }
     let number = CollectionNumber(rawValue: next)
     try txn.put(KeyLayout.MetaKey.nextCollection, KeyLayout.bigEndian(next + 1), in: tables.meta)
     try txn.put(number.bytes, Array(path.canonical.utf8), in: tables.collections)

@@ -138,13 +138,19 @@ public final class DocumentStore: Sendable {
   }
 
   /// Writes the layout version into a new database, or checks an existing one's.
+  ///
+  /// - Throws: `failedPrecondition` for another format; `dataLoss` for a format number
+  ///   no Hearth wrote (more than 32 bits: damaged bytes).
   private func checkFormat() throws {
     let stored = try environment.read { txn in
       try txn.get(KeyLayout.MetaKey.format, in: tables.meta).map {
-        UInt32(KeyLayout.readBigEndian(UnsafeRawBufferPointer(rebasing: $0.prefix(8))) ?? 0)
+        KeyLayout.readBigEndian(UnsafeRawBufferPointer(rebasing: $0.prefix(8))) ?? 0
       }
     }
     if let stored {
+      guard UInt32(exactly: stored) != nil else {
+        throw HearthError(.dataLoss, "\(path) has a damaged format number (\(stored)); \(Self.restoreAdvice)")
+      }
       guard stored == KeyLayout.layoutVersion else {
         throw HearthError(
           .failedPrecondition,

@@ -74,34 +74,6 @@ enum LMDBFormat {
   }
 }
 
-/// A little-endian view of bytes read from the file, whose reads never go out of bounds
-/// (a read past the end gives `nil`).
-struct FileBytes {
-  let bytes: [UInt8]
-
-  var count: Int { bytes.count }
-
-  func u16(_ offset: Int) -> UInt16? {
-    guard offset >= 0, offset + 2 <= bytes.count else { return nil }
-    return UInt16(bytes[offset]) | UInt16(bytes[offset + 1]) << 8
-  }
-
-  func u32(_ offset: Int) -> UInt32? {
-    guard let low = u16(offset), let high = u16(offset + 2) else { return nil }
-    return UInt32(low) | UInt32(high) << 16
-  }
-
-  func u64(_ offset: Int) -> UInt64? {
-    guard let low = u32(offset), let high = u32(offset + 4) else { return nil }
-    return UInt64(low) | UInt64(high) << 32
-  }
-
-  func slice(_ offset: Int, _ count: Int) -> ArraySlice<UInt8>? {
-    guard offset >= 0, count >= 0, offset + count <= bytes.count else { return nil }
-    return bytes[offset..<offset + count]
-  }
-}
-
 /// A table record (`MDB_db`): where a tree's root is and what it holds.
 struct TreeRecord: Equatable {
   var pad: UInt32
@@ -129,11 +101,4 @@ struct TreeRecord: Equatable {
   }
 
   var isEmpty: Bool { root == LMDBFormat.noPage }
-}
-
-/// The order of an `MDB_INTEGERKEY` table (the free list): keys as native unsigned
-/// integers; `nil` when either key is not 8 bytes.
-func integerKeyPrecedes(_ a: ArraySlice<UInt8>, _ b: ArraySlice<UInt8>) -> Bool? {
-  guard a.count == 8, b.count == 8 else { return nil }
-  return FileBytes(bytes: Array(a)).u64(0)! < FileBytes(bytes: Array(b)).u64(0)!
 }

@@ -5,15 +5,16 @@ struct NodeFault: Error {
 }
 
 /// One node of a branch or leaf page, read only once its whole extent (header, key and,
-/// for a leaf, its data or overflow page number) was found inside the page.
+/// for a leaf, its data or overflow page number) was found inside the page. Its key and
+/// data are ranges of the page's bytes.
 struct PageNode {
-  var key: ArraySlice<UInt8>
+  var key: Range<Int>
   var flags: UInt16
   /// A leaf's value size (the whole value's, for an overflow value).
   var dataSize: Int
   /// A leaf's data in the page: the value, a table record, a sub-page, or (overflow) the
   /// first overflow page's number.
-  var data: ArraySlice<UInt8>
+  var data: Range<Int>
   /// A branch node's child page.
   var child: UInt64
 
@@ -32,7 +33,7 @@ struct PageNode {
     nodes.reserveCapacity((lower - LMDBFormat.headerSize) / 2)
     for index in 0..<(lower - LMDBFormat.headerSize) / 2 {
       func fault(_ problem: String) -> Result<[PageNode], NodeFault> {
-        .failure(NodeFault(problem: "node \(index)'s \(problem)", keys: nodes.map { Array($0.key) }))
+        .failure(NodeFault(problem: "node \(index)'s \(problem)", keys: nodes.map { bytes.array($0.key) }))
       }
       let offset = Int(bytes.u16(LMDBFormat.headerSize + 2 * index)!)
       guard offset >= upper, offset % 2 == 0, offset + LMDBFormat.nodeHeaderSize <= size else {
@@ -43,17 +44,19 @@ struct PageNode {
       let flags = bytes.u16(offset + 4)!
       let keySize = Int(bytes.u16(offset + 6)!)
       let keyStart = offset + LMDBFormat.nodeHeaderSize
-      guard keySize <= LMDBFormat.maxKeySize, let key = bytes.slice(keyStart, keySize) else {
+      let key = keyStart..<(keyStart + keySize)
+      guard keySize <= LMDBFormat.maxKeySize, bytes.contains(key) else {
         return fault("key (\(keySize) bytes) runs past the end of the page")
       }
       guard isLeaf else {
-        nodes.append(
-          PageNode(key: key, flags: 0, dataSize: 0, data: [], child: low | high << 16 | UInt64(flags) << 32))
+        let child = low | high << 16 | UInt64(flags) << 32
+        nodes.append(PageNode(key: key, flags: 0, dataSize: 0, data: key.upperBound..<key.upperBound, child: child))
         continue
       }
       let dataSize = Int(low | high << 16)
       let inPage = flags & LMDBFormat.bigData != 0 ? 8 : dataSize
-      guard let data = bytes.slice(keyStart + keySize, inPage) else {
+      let data = key.upperBound..<(key.upperBound + inPage)
+      guard bytes.contains(data) else {
         return fault("value (\(inPage) bytes in the page) runs past the end of the page")
       }
       nodes.append(PageNode(key: key, flags: flags, dataSize: dataSize, data: data, child: 0))
@@ -68,9 +71,8 @@ enum SubPage {
   /// `P_DIRTY` is written on sub-pages too (LMDB sets it when it makes one).
   private static let dirty: UInt16 = 0x10
 
-  /// The number of values in the sub-page `data`, or what is wrong with it.
-  static func count(_ data: ArraySlice<UInt8>) -> Result<Int, NodeFault> {
-    let bytes = FileBytes(bytes: Array(data))
+  /// The number of values in the sub-page `bytes`, or what is wrong with it.
+  static func count(_ bytes: FileBytes) -> Result<Int, NodeFault> {
     guard bytes.count >= LMDBFormat.headerSize,
       bytes.u16(10)! & ~dirty == LMDBFormat.leafPage | LMDBFormat.subPage
     else { return .failure(NodeFault(problem: "it is not a sub-page of values")) }
@@ -84,7 +86,7 @@ enum SubPage {
       guard node.flags == 0, node.dataSize == 0 else {
         return .failure(NodeFault(problem: "value \(index) has flags 0x\(String(node.flags, radix: 16)) or data"))
       }
-      if index > 0, !keyPrecedes(nodes[index - 1].key, node.key) {
+      if index > 0, !bytes.precedes(nodes[index - 1].key, node.key) {
         return .failure(NodeFault(problem: "its values are out of order at value \(index)"))
       }
     }

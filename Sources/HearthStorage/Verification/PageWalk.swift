@@ -180,14 +180,14 @@ struct PageWalk {
     guard nodes.count >= least else {
       return fail("it holds \(nodes.count) keys; a \(isLeaf ? "leaf" : "branch") page holds at least \(least)")
     }
-    if let problem = orderProblem(nodes, isLeaf: isLeaf, tree: tree, lower: lower, upper: upper) {
-      return fail(problem, keys: nodes.map { Array($0.key) })
+    if let problem = orderProblem(nodes, in: bytes, isLeaf: isLeaf, tree: tree, lower: lower, upper: upper) {
+      return fail(problem, keys: nodes.map { bytes.array($0.key) })
     }
     if isLeaf {
       counts.leafPages += 1
       for (index, node) in nodes.enumerated() {
-        if let problem = try leafProblem(node, index: index, page: page, tree: tree, counts: &counts) {
-          return fail(problem, keys: nodes.map { Array($0.key) })
+        if let problem = try leafProblem(node, in: bytes, index: index, page: page, tree: tree, counts: &counts) {
+          return fail(problem, keys: nodes.map { bytes.array($0.key) })
         }
       }
       return
@@ -200,8 +200,8 @@ struct PageWalk {
       }
     }
     for (index, node) in nodes.enumerated() {
-      let low = index == 0 ? lower : Array(node.key)
-      let high = index + 1 < nodes.count ? Array(nodes[index + 1].key) : upper
+      let low = index == 0 ? lower : bytes.array(node.key)
+      let high = index + 1 < nodes.count ? bytes.array(nodes[index + 1].key) : upper
       try visit(
         page: Int(node.child), level: level + 1, depth: depth, tree: tree, lower: low, upper: high, counts: &counts)
     }
@@ -221,21 +221,38 @@ struct PageWalk {
   }
 
   /// Keys ascending (a branch page's first key is not used), and inside the parent's range.
-  private func orderProblem(_ nodes: [PageNode], isLeaf: Bool, tree: Tree, lower: [UInt8]?, upper: [UInt8]?)
-    -> String?
-  {
-    let precedes: (ArraySlice<UInt8>, ArraySlice<UInt8>) -> Bool =
-      tree == .freeList
-      ? { integerKeyPrecedes($0, $1) ?? false } : { keyPrecedes($0, $1) }
+  private func orderProblem(
+    _ nodes: [PageNode], in bytes: FileBytes, isLeaf: Bool, tree: Tree, lower: [UInt8]?, upper: [UInt8]?
+  ) -> String? {
     let first = isLeaf ? 0 : 1
     guard first < nodes.count else { return nil }
-    if let lower, precedes(nodes[first].key, lower[...]) {
+    if tree == .freeList {
+      // Transaction IDs, compared as numbers (`MDB_INTEGERKEY`).
+      var numbers: [UInt64] = []
+      for node in nodes[first...] {
+        guard node.key.count == 8, let id = bytes.u64(node.key.lowerBound) else {
+          return "a key is not a transaction ID (8 bytes)"
+        }
+        numbers.append(id)
+      }
+      let bound = { (key: [UInt8]?) in key.flatMap { FileBytes(bytes: $0).u64(0) } }
+      if let low = bound(lower), numbers[0] < low { return "its first key sorts before its parent's range" }
+      if let high = bound(upper), numbers[numbers.count - 1] >= high {
+        return "its last key sorts after its parent's range"
+      }
+      for index in 1..<max(1, numbers.count) where numbers[index - 1] >= numbers[index] {
+        return "its keys are out of order at node \(first + index)"
+      }
+      return nil
+    }
+    if let lower, bytes.order(nodes[first].key, against: lower) < 0 {
       return "node \(first)'s key sorts before the range its parent page gives this page"
     }
-    if let upper, !precedes(nodes[nodes.count - 1].key, upper[...]) {
+    if let upper, bytes.order(nodes[nodes.count - 1].key, against: upper) >= 0 {
       return "node \(nodes.count - 1)'s key sorts after the range its parent page gives this page"
     }
-    for index in (first + 1)..<max(first + 1, nodes.count) where !precedes(nodes[index - 1].key, nodes[index].key) {
+    for index in (first + 1)..<max(first + 1, nodes.count) where !bytes.precedes(nodes[index - 1].key, nodes[index].key)
+    {
       return "its keys are out of order at node \(index)"
     }
     return nil
@@ -243,25 +260,26 @@ struct PageWalk {
 
   /// Checks one leaf node for its tree and follows its overflow chain, sub-page or
   /// sub-tree; the problem, or `nil`.
-  private mutating func leafProblem(_ node: PageNode, index: Int, page: Int, tree: Tree, counts: inout Counts)
-    throws(StorageError) -> String?
-  {
-    let name = "node \(index)"
-    let holder = Holder(page: page, role: "leaf page", area: tree.area)
+  private mutating func leafProblem(
+    _ node: PageNode, in bytes: FileBytes, index: Int, page: Int, tree: Tree, counts: inout Counts
+  ) throws(StorageError) -> String? {
+    // Computed only for a message: most nodes need none.
+    var name: String { "node \(index)" }
+    var holder: Holder { Holder(page: page, role: "leaf page", area: tree.area) }
     switch tree {
     case .freeList:
       guard node.key.count == 8 else { return "\(name)'s key is \(node.key.count) bytes, not a transaction ID" }
       guard node.flags & ~LMDBFormat.bigData == 0 else { return "\(name) has flags 0x\(hex(node.flags))" }
       var problem: String?
-      let value = try value(of: node, name: name, wanted: true, counts: &counts) { problem = $0 }
+      let value = try value(of: node, in: bytes, index: index, wanted: true, counts: &counts) { problem = $0 }
       guard let value else { return problem }
       counts.entries += 1
-      return freeListProblem(value, name: name, page: page)
+      return freeListProblem(value, index: index, page: page)
     case .catalog:
       guard node.flags == LMDBFormat.subData, node.dataSize == LMDBFormat.tableRecordSize,
-        let record = TreeRecord(FileBytes(bytes: Array(node.data)), at: 0)
+        let record = bytes.view(node.data).flatMap({ TreeRecord($0, at: 0) })
       else { return "\(name) is not a table record (flags 0x\(hex(node.flags)), \(node.dataSize) bytes)" }
-      guard let tableName = String(validating: node.key, as: UTF8.self) else {
+      guard let tableName = String(validating: bytes.array(node.key), as: UTF8.self) else {
         return "\(name)'s table name is not UTF-8"
       }
       counts.entries += 1
@@ -270,11 +288,12 @@ struct PageWalk {
     case .table(let table, duplicateSorted: false):
       guard node.flags & ~LMDBFormat.bigData == 0 else { return "\(name) has flags 0x\(hex(node.flags))" }
       var problem: String?
-      let value = try value(of: node, name: name, wanted: collecting != nil, counts: &counts) { problem = $0 }
+      let wanted = collecting != nil
+      let value = try value(of: node, in: bytes, index: index, wanted: wanted, counts: &counts) { problem = $0 }
       if let problem { return problem }
       counts.entries += 1
       if let value, collecting != nil, contextTables.contains(table) {
-        collecting?.append(PageVerification.Entry(key: Array(node.key), value: value))
+        collecting?.append(PageVerification.Entry(key: bytes.array(node.key), value: value))
       }
       return nil
     case .table(let table, duplicateSorted: true):
@@ -282,16 +301,16 @@ struct PageWalk {
       case 0:
         counts.entries += 1
       case LMDBFormat.duplicateData:
-        switch SubPage.count(node.data) {
+        switch SubPage.count(bytes.view(node.data)!) {
         case .failure(let fault): return "\(name)'s values (a sub-page): \(fault.problem)"
         case .success(let values): counts.entries += UInt64(values)
         }
       case LMDBFormat.duplicateData | LMDBFormat.subData:
         guard node.dataSize == LMDBFormat.tableRecordSize,
-          let record = TreeRecord(FileBytes(bytes: Array(node.data)), at: 0)
+          let record = bytes.view(node.data).flatMap({ TreeRecord($0, at: 0) })
         else { return "\(name)'s values are not a sub-table record (\(node.dataSize) bytes)" }
         guard record.flags == 0 else { return "\(name)'s sub-table has flags 0x\(hex(record.flags))" }
-        if try walkTree(record, .duplicates(table, of: Array(node.key)), heldBy: holder) {
+        if try walkTree(record, .duplicates(table, of: bytes.array(node.key)), heldBy: holder) {
           counts.entries += record.entries
         }
       default:
@@ -310,10 +329,12 @@ struct PageWalk {
   /// Verifies a plain or overflow value, and returns it when `wanted` (by the free list,
   /// a context table); `nil` when not wanted or on a problem, which `problem` receives.
   private mutating func value(
-    of node: PageNode, name: String, wanted: Bool, counts: inout Counts, problem: (String) -> Void
+    of node: PageNode, in bytes: FileBytes, index: Int, wanted: Bool, counts: inout Counts,
+    problem: (String) -> Void
   ) throws(StorageError) -> [UInt8]? {
-    guard node.flags & LMDBFormat.bigData != 0 else { return wanted ? Array(node.data) : nil }
-    guard node.data.count == 8, let first = FileBytes(bytes: Array(node.data)).u64(0) else {
+    var name: String { "node \(index)" }
+    guard node.flags & LMDBFormat.bigData != 0 else { return wanted ? bytes.array(node.data) : nil }
+    guard node.data.count == 8, let first = bytes.u64(node.data.lowerBound) else {
       problem("\(name)'s overflow page number runs past the end of the page")
       return nil
     }
@@ -347,7 +368,8 @@ struct PageWalk {
   }
 
   /// A free-list record: a count, then that many page numbers of the file.
-  private mutating func freeListProblem(_ value: [UInt8], name: String, page: Int) -> String? {
+  private mutating func freeListProblem(_ value: [UInt8], index: Int, page: Int) -> String? {
+    var name: String { "node \(index)" }
     let bytes = FileBytes(bytes: value)
     guard let count = bytes.u64(0), count < UInt64(value.count / 8) else {
       return "\(name) is not a list of page numbers"
@@ -383,14 +405,4 @@ struct PageWalk {
   }
 
   private func hex(_ value: UInt16) -> String { String(value, radix: 16) }
-}
-
-/// LMDB's default key order (`mdb_cmp_memn`): bytes as unsigned, a prefix first.
-func keyPrecedes(_ a: ArraySlice<UInt8>, _ b: ArraySlice<UInt8>) -> Bool {
-  let common = min(a.count, b.count)
-  if common > 0 {
-    let order = a.withUnsafeBytes { x in b.withUnsafeBytes { y in memcmp(x.baseAddress!, y.baseAddress!, common) } }
-    if order != 0 { return order < 0 }
-  }
-  return a.count < b.count
 }
