@@ -57,6 +57,13 @@ extension Environment {
     return verification
   }
 
+  /// The damage of an empty data file in `directory`.
+  static func emptyDataFile(in directory: String) -> PageVerification {
+    fileFault(
+      dataFile(in: directory),
+      problem: "data.mdb is empty (0 bytes): the database's data is gone, though its directory remains")
+  }
+
   /// Settles, under the open lock (held shared), whether this open creates the data
   /// file; when it does, the returned creation lock is held until LMDB has written the
   /// file's meta pages.
@@ -76,10 +83,7 @@ extension Environment {
       return nil
     case .empty:
       creation.release()
-      throw StorageDamage(
-        fileFault(
-          dataFile(in: directory),
-          problem: "data.mdb is empty (0 bytes): the database's data is gone, though its directory remains"))
+      throw StorageDamage(emptyDataFile(in: directory))
     case .missing:
       guard createIfMissing else {
         creation.release()

@@ -134,9 +134,12 @@ public final class Environment: @unchecked Sendable {
     currentSync = options.durable
     var creation: CreationLock?
     if options.inspectOnly {
+      // A copy that no process writes or creates: no lock to settle its state under.
       openLock = nil
-      guard try Environment.dataFileState(in: canonicalPath) == .present else {
-        throw StorageError(code: ENOENT, operation: "open \(canonicalPath)")
+      switch try Environment.dataFileState(in: canonicalPath) {
+      case .present: break
+      case .empty: throw StorageDamage(Environment.emptyDataFile(in: canonicalPath))
+      case .missing: throw StorageError(code: ENOENT, operation: "open \(canonicalPath)")
       }
     } else {
       let lock = try OpenLock.shared(directory: canonicalPath, fileMode: options.fileMode)
