@@ -167,8 +167,29 @@ extension Database {
   /// Like `check()`, reporting progress (documents checked, total) as it goes. When
   /// `progress` throws, the check stops with its error.
   public func check(progress: ((Int, Int?) throws -> Void)?) throws -> CheckReport {
-    let report = try engine().check(progress: progress)
-    return CheckReport(
+    CheckReport(try engine().check(progress: progress))
+  }
+
+  /// Checks the database in directory `path` without opening it for use, so that a
+  /// database too damaged to open (an empty or truncated `data.mdb`, damaged pages, which
+  /// `Database(path:)` refuses with `dataLoss`) is reported too: each damaged page, with
+  /// the documents it held as far as they can be named. An intact database is checked as
+  /// `check()` does.
+  ///
+  /// ```swift
+  /// let report = try Database.check(path: "app.hearth")
+  /// for problem in report.problems { print(problem) }
+  /// ```
+  ///
+  /// - Throws: `notFound` when there is no database at `path`; `permissionDenied`.
+  public static func check(path: String, progress: ((Int, Int?) throws -> Void)? = nil) throws -> CheckReport {
+    CheckReport(try DocumentStore.check(path: path, progress: progress))
+  }
+}
+
+extension CheckReport {
+  init(_ report: IntegrityReport) {
+    self.init(
       ok: report.ok, problems: report.problems, documents: report.documents, indexEntries: report.indexEntries,
       collections: report.collections)
   }

@@ -70,11 +70,15 @@ extension Command {
   static let check = Command(
     name: "check", summary: "verify every document and index entry; exit 1 on damage", usage: "check",
     details: """
-      Reads the whole database on one snapshot and verifies that every document passes
-      its checksum and decodes, that every document has each index entry its fields call
-      for and the indexes hold no other, and that collections are registered where they
-      belong. Prints 'ok' or one line per problem (exit 1); --json prints
-      {"ok": …, "problems": […]}.
+      First verifies every page of data.mdb with plain reads (page numbers, types, keys,
+      overflow chains, the table records), so that damage is found instead of followed:
+      each damaged page is reported with the documents it held. Then reads the whole
+      database on one snapshot and verifies that every document passes its checksum and
+      decodes, that every document has each index entry its fields call for and the
+      indexes hold no other, and that collections are registered where they belong.
+      Prints 'ok' or one line per problem (exit 1); --json prints
+      {"ok": …, "problems": […]}. A database too damaged to open (an empty or truncated
+      data.mdb) is reported the same way.
       """,
     examples: ["check", "check --json"],
     arguments: [], required: 0, access: .read, aliases: ["verify", "fsck", "integrity"],
@@ -171,9 +175,17 @@ enum SnapshotCommands {
     session.writeLine("restored \(session.databasePath) from \(directory)")
   }
 
+  /// Checks through `Database.check(path:)`, which reports a database too damaged to
+  /// open instead of refusing it.
   static func check(_ invocation: Invocation) throws {
     let progress = ProgressLine(session: invocation.session, verb: "checked")
-    let report = try invocation.database().check(progress: progress.update)
+    let path = invocation.session.databasePath
+    let report: CheckReport
+    do {
+      report = try Database.check(path: path, progress: progress.update)
+    } catch let error as HearthError where error.code == .notFound {
+      throw CommandFailure.notFound("no database at \(path)")
+    }
     progress.finish()
     if invocation.json {
       invocation.printJSON([("ok", report.ok), ("problems", report.problems)] as [(String, Any)])

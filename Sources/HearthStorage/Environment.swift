@@ -41,12 +41,22 @@ public final class Environment: @unchecked Sendable {
     /// Open a copy that no process writes (a backup) read-only and without a lock file,
     /// so that inspecting it leaves it byte for byte as it was.
     public var inspectOnly = false
+    /// Opening verifies every page of a file whose used part is at most this many bytes,
+    /// and only the meta pages and the table catalog of a larger one (see
+    /// `Environment+Verification.swift`).
+    public var wholeFileVerificationLimit = 64 << 20
+    /// Tables whose entries a `StorageDamage` found at open carries, when they verified
+    /// intact, so that the layer above can name what the damaged pages held.
+    public var contextTables: Set<String> = []
 
     public init() {}
   }
 
   /// The canonical (symlink-free, absolute) path of the directory.
   public let path: String
+  /// Whether opening verified every page (the file was small enough), so that walks over
+  /// whole tables need not verify them again.
+  public let verifiedEveryPageAtOpen: Bool
 
   private(set) var handle: OpaquePointer?
   let gate = ReadWriteLock()
@@ -77,25 +87,28 @@ public final class Environment: @unchecked Sendable {
   /// has open there.
   ///
   /// - Throws: `StorageError` with `ENOENT` when the database is missing and
-  ///   `options.createIfMissing` is false; LMDB's errors from `mdb_env_open`.
+  ///   `options.createIfMissing` is false, `EACCES` (naming the directory's owner and
+  ///   mode) when this process may not look into it; `StorageDamage` when `data.mdb` is
+  ///   empty, not a regular file, shorter than its pages, or has damaged pages; LMDB's
+  ///   errors from `mdb_env_open`.
   public static func open(path: String, options: Options = Options()) throws -> Environment {
-    let fileManager = FileManager.default
-    var isDirectory: ObjCBool = false
-    let exists = fileManager.fileExists(atPath: path, isDirectory: &isDirectory)
-    if exists && !isDirectory.boolValue {
-      throw StorageError(code: ENOTDIR, operation: "open \(path)")
-    }
-    if !exists || !fileManager.fileExists(atPath: path + "/data.mdb") {
+    var info = stat()
+    if stat(path, &info) == 0 {
+      guard info.st_mode & S_IFMT == S_IFDIR else { throw StorageError(code: ENOTDIR, operation: "open \(path)") }
+    } else if errno == ENOENT {
       guard options.createIfMissing else {
         throw StorageError(code: ENOENT, operation: "open \(path)")
       }
       do {
-        try fileManager.createDirectory(
+        try FileManager.default.createDirectory(
           atPath: path, withIntermediateDirectories: true,
           attributes: [.posixPermissions: options.fileMode | (options.fileMode & 0o444) >> 2])
       } catch {
         throw StorageError(code: errno == 0 ? EACCES : errno, operation: "mkdir \(path)")
       }
+    } else {
+      let code = errno
+      throw StorageError(code: code, operation: "stat \(path)")
     }
     guard let resolved = realpath(path, nil) else {
       throw StorageError(code: errno, operation: "realpath \(path)")
@@ -119,7 +132,58 @@ public final class Environment: @unchecked Sendable {
     path = canonicalPath
     syncsOnCommit = options.durable
     currentSync = options.durable
-    openLock = options.inspectOnly ? nil : try OpenLock.shared(directory: canonicalPath, fileMode: options.fileMode)
+    var creation: CreationLock?
+    if options.inspectOnly {
+      // A copy that no process writes or creates: no lock to settle its state under.
+      openLock = nil
+      switch try Environment.dataFileState(in: canonicalPath) {
+      case .present: break
+      case .empty: throw StorageDamage(Environment.emptyDataFile(in: canonicalPath))
+      case .missing: throw StorageError(code: ENOENT, operation: "open \(canonicalPath)")
+      }
+    } else {
+      let lock = try OpenLock.shared(directory: canonicalPath, fileMode: options.fileMode)
+      do {
+        creation = try Environment.settleDataFile(in: canonicalPath, createIfMissing: options.createIfMissing)
+      } catch {
+        lock.release()
+        throw error
+      }
+      openLock = lock
+    }
+    defer { creation?.release() }
+    do {
+      let usedBytes = creation == nil ? try Environment.verifyMetaPages(in: canonicalPath) : 0
+      let env = try Environment.openLMDB(canonicalPath, options: options)
+      var dead: Int32 = 0
+      mdb_reader_check(env, &dead)
+      var everyPage = true
+      if creation == nil {
+        let verification: PageVerification
+        do {
+          verification = try Environment.verifyAtOpen(
+            env, directory: canonicalPath, everyTree: usedBytes <= options.wholeFileVerificationLimit,
+            contextTables: options.contextTables)
+        } catch {
+          mdb_env_close(env)
+          throw error
+        }
+        guard verification.isIntact else {
+          mdb_env_close(env)
+          throw StorageDamage(verification)
+        }
+        everyPage = verification.coversEveryPage
+      }
+      verifiedEveryPageAtOpen = everyPage
+      handle = env
+    } catch {
+      openLock?.release()
+      throw error
+    }
+  }
+
+  /// `mdb_env_create` and `mdb_env_open` with `options`.
+  private static func openLMDB(_ path: String, options: Options) throws -> OpaquePointer {
     var env: OpaquePointer?
     try check(mdb_env_create(&env), "mdb_env_create")
     do {
@@ -129,14 +193,12 @@ public final class Environment: @unchecked Sendable {
       var flags = UInt32(MDB_NOTLS)
       if !options.durable { flags |= UInt32(MDB_NOSYNC) }
       if options.inspectOnly { flags |= UInt32(MDB_RDONLY | MDB_NOLOCK) }
-      try check(mdb_env_open(env, canonicalPath, flags, options.fileMode), "mdb_env_open \(canonicalPath)")
+      try check(mdb_env_open(env, path, flags, options.fileMode), "mdb_env_open \(path)")
     } catch {
       mdb_env_close(env)
       throw error
     }
-    var dead: Int32 = 0
-    mdb_reader_check(env, &dead)
-    handle = env
+    return env!
   }
 
   /// Gives back one handle; the last one closes the environment after waiting for every

@@ -18,7 +18,11 @@ public final class OpenLock: @unchecked Sendable {
   /// Takes the lock shared, waiting while a restore holds it exclusive.
   static func shared(directory: String, fileMode: mode_t) throws -> OpenLock {
     let descriptor = open(lockFile(in: directory), O_RDWR | O_CREAT | O_CLOEXEC, fileMode)
-    guard descriptor >= 0 else { throw StorageError(code: errno, operation: "open \(lockFile(in: directory))") }
+    guard descriptor >= 0 else {
+      let code = errno
+      throw StorageError(
+        code: code, operation: "open \(lockFile(in: directory))\(Environment.accessDetail(directory, code: code))")
+    }
     while flock(descriptor, LOCK_SH) != 0 {
       guard errno == EINTR else {
         let code = errno

@@ -94,9 +94,11 @@ final class OpenShellProcess {
 
 /// What a process printed, and how it ended.
 struct ProcessOutcome {
+  /// The exit status, or the signal's number when `endedBySignal`.
   var status: Int32
   var stdout: String
   var stderr: String
+  var endedBySignal = false
 }
 
 /// Runs `executable` to its end with `stdin` as its standard input.
@@ -137,5 +139,6 @@ func runProcess(
   process.waitUntilExit()
   return ProcessOutcome(
     status: process.terminationStatus, stdout: String(decoding: outputData, as: UTF8.self),
-    stderr: String(decoding: errorData.withLock { $0 }, as: UTF8.self))
+    stderr: String(decoding: errorData.withLock { $0 }, as: UTF8.self),
+    endedBySignal: process.terminationReason == .uncaughtSignal)
 }

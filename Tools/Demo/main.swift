@@ -1,6 +1,9 @@
 // hearth-demo: writes a demo database of a social app through Hearth's public API.
 //
-//   hearth-demo PATH
+//   hearth-demo PATH [--users N]
+//
+// --users N writes the first N of the 300 users (and fewer chat rooms), for a small
+// database: the corruption sweep (CorruptionSweepTests) damages copies of one.
 //
 // users/{uid}                     profiles (DatabaseUser)
 // users/{uid}/posts/{postId}      posts with timestamps, likes, tags and ratings
@@ -32,8 +35,10 @@ struct Post: Codable {
   var ratings: [String: String]
 }
 
-guard CommandLine.arguments.count == 2 else {
-  FileHandle.standardError.write(Data("usage: hearth-demo PATH\n".utf8))
+let arguments = Array(CommandLine.arguments.dropFirst())
+let userLimit: Int? = arguments.count == 3 && arguments[1] == "--users" ? Int(arguments[2]) : nil
+guard arguments.count == 1 || (userLimit.map { (1...300).contains($0) } ?? false) else {
+  FileHandle.standardError.write(Data("usage: hearth-demo PATH [--users N (1…300)]\n".utf8))
   exit(64)
 }
 
@@ -43,14 +48,14 @@ let settings = {
   s.durability = .relaxed
   return s
 }()
-let db = try Database(path: CommandLine.arguments[1], settings: settings)
+let db = try Database(path: arguments[0], settings: settings)
 defer { db.close() }
 
 let names = [
   "alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi", "ivan", "judy", "mallory", "niaj",
   "olivia", "peggy", "rupert", "sybil", "trent", "victor", "walter", "zoe",
 ]
-let userIDs = names + (0..<280).map { String(format: "user%03d", $0) }
+let userIDs = Array((names + (0..<280).map { String(format: "user%03d", $0) }).prefix(userLimit ?? 300))
 let tags = ["swift", "linux", "coffee", "lmdb", "firestore", "travel", "music", "cats", "running", "books"]
 let start = Date(timeIntervalSince1970: 1_780_000_000)
 
@@ -89,9 +94,11 @@ for (index, uid) in userIDs.enumerated() {
   }
 }
 
-let rooms = ["general", "swift", "random", "help", "announcements", "offtopic", "jobs", "events"]
+let rooms = Array(
+  ["general", "swift", "random", "help", "announcements", "offtopic", "jobs", "events"].prefix(
+    max(1, (userIDs.count * 8) / 300)))
 for (index, room) in rooms.enumerated() {
-  let members = (0..<5).map { _ in userIDs[random.next(upTo: names.count)] }
+  let members = (0..<5).map { _ in userIDs[random.next(upTo: min(names.count, userIDs.count))] }
   try db.collection("rooms").document(room).setData([
     "name": "#\(room)", "members": Array(Set(members)).sorted(), "createdAt": Timestamp(date: start), "messageCount": 0,
   ])
@@ -110,7 +117,8 @@ for (index, room) in rooms.enumerated() {
 }
 
 print(
-  "Wrote the demo database to \(db.path): \(userIDs.count) users with posts and followers, \(rooms.count) chat rooms.")
+  "Wrote the demo database to \(db.path): \(userIDs.count) users with posts and followers, "
+    + (rooms.count == 1 ? "1 chat room." : "\(rooms.count) chat rooms."))
 
 /// A small deterministic generator, so the demo data is the same on every run.
 struct Generator {

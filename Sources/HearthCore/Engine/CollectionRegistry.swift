@@ -58,6 +58,7 @@ final class CollectionRegistry: Sendable {
     }
 
     let next = try txn.get(KeyLayout.MetaKey.nextCollection, in: tables.meta).flatMap(KeyLayout.readBigEndian) ?? 1
+    guard next < .max else { throw HearthError.dataLoss("The next collection number in the meta table is damaged") }
     let number = CollectionNumber(rawValue: next)
     try txn.put(KeyLayout.MetaKey.nextCollection, KeyLayout.bigEndian(next + 1), in: tables.meta)
     try txn.put(number.bytes, Array(path.canonical.utf8), in: tables.collections)
@@ -76,7 +77,9 @@ final class CollectionRegistry: Sendable {
 
   /// The path of a collection number.
   ///
-  /// - Throws: `dataLoss` when the number is not registered.
+  /// - Throws: `dataLoss` when the number is not registered, or its stored path is not a
+  ///   valid collection path (damaged bytes: a document path, an empty segment), which
+  ///   the code that walks up from a collection to its parents must never meet.
   func path(of number: CollectionNumber, in txn: ReadTransaction) throws -> ResourcePath {
     if let cached = paths.withLock({ $0[number] }) { return cached }
     guard let raw = try txn.get(number.bytes, in: tables.collections),
@@ -84,7 +87,11 @@ final class CollectionRegistry: Sendable {
     else {
       throw HearthError.dataLoss("Collection number \(number.rawValue) is not registered in the collections table")
     }
-    let path = ResourcePath(text.split(separator: "/", omittingEmptySubsequences: false).map(String.init))
+    guard let path = try? ResourcePath.parse(text), path.count % 2 == 1 else {
+      throw HearthError.dataLoss(
+        "Collection number \(number.rawValue) has a damaged path in the collections table ('\(text)' is not a "
+          + "collection path)")
+    }
     if !(txn is WriteTransaction) { paths.withLock { $0[number] = path } }
     return path
   }
@@ -122,12 +129,15 @@ final class CollectionRegistry: Sendable {
 
   /// The `children` key of a collection's parent and the collection's ID, or `nil` when
   /// the parent's own collection was never registered.
+  /// A path that is not a collection's (only damaged bytes can make one) has none.
   private func parentKey(of path: ResourcePath, in txn: ReadTransaction) throws -> ([UInt8], String)? {
-    let collectionID = path.last!
+    guard path.count % 2 == 1, let collectionID = path.last else { return nil }
     if path.count == 1 { return (KeyLayout.parentKey(.root, ""), collectionID) }
-    let parentDocument = path.parent!
-    guard let grandparent = try number(of: parentDocument.parent!, in: txn) else { return nil }
-    return (KeyLayout.parentKey(grandparent, parentDocument.last!), collectionID)
+    guard let parentDocument = path.parent, let grandparentPath = parentDocument.parent,
+      let documentID = parentDocument.last
+    else { return nil }
+    guard let grandparent = try number(of: grandparentPath, in: txn) else { return nil }
+    return (KeyLayout.parentKey(grandparent, documentID), collectionID)
   }
 
   private func findChild(_ collectionID: String, under parentKey: [UInt8], in txn: ReadTransaction) throws

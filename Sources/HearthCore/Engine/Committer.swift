@@ -38,6 +38,7 @@ struct Committer {
   func nextCommitTime() throws -> Timestamp {
     let now = Timestamp().microseconds
     let last = try lastCommitTime()
+    guard last < .max else { throw HearthError.dataLoss("The last commit time in the meta table is damaged") }
     let time = now > last ? now : last + 1
     try setLastCommitTime(time)
     return Timestamp(microseconds: time)

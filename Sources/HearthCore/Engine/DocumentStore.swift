@@ -64,15 +64,34 @@ public final class DocumentStore: Sendable {
 
   /// Opens (or, unless read-only, creates) the database in directory `path`.
   ///
-  /// - Throws: `notFound` for a read-only open of a missing database; `failedPrecondition`
-  ///   for a newer format; `dataLoss` when the files are not a Hearth database.
-  public init(path: String, options: Options = Options()) throws {
+  /// - Throws: `notFound` for a read-only open of a missing database; `permissionDenied`
+  ///   when this process may not read the directory or its files; `failedPrecondition`
+  ///   for a newer format; `dataLoss` when the files are not a Hearth database, or are
+  ///   damaged (an empty or truncated `data.mdb`, damaged pages: see
+  ///   `Environment+Verification.swift`).
+  public convenience init(path: String, options: Options = Options()) throws {
+    do {
+      try self.init(reportingDamageOf: path, options: options)
+    } catch let damage as StorageDamage {
+      throw DocumentStore.translate(damage, path: path)
+    }
+  }
+
+  /// What to do about a damaged database.
+  static let restoreAdvice = "restore a backup (hearth restore BACKUP, or Database.restore(from:to:))"
+  /// What to do about a damaged database that cannot be opened.
+  static let damageAdvice = restoreAdvice + "; hearth check (Database.check(path:)) lists what is lost"
+
+  /// Opens the database like `init(path:options:)`, but throws damage found in the file
+  /// as the `StorageDamage` itself, for `check` to report.
+  init(reportingDamageOf path: String, options: Options) throws {
     var environmentOptions = Environment.Options()
     environmentOptions.initialMapSize = options.initialMapSize
     environmentOptions.durable = options.durable
     environmentOptions.createIfMissing = !options.readOnly
     environmentOptions.fileMode = mode_t(options.fileMode)
     environmentOptions.inspectOnly = options.inspectOnly
+    environmentOptions.contextTables = [KeyLayout.TableName.collections]
     var options = options
     if options.inspectOnly {
       options.readOnly = true
@@ -84,6 +103,13 @@ public final class DocumentStore: Sendable {
       environment = try Environment.open(path: path, options: environmentOptions)
     } catch let error as StorageError where error.code == ENOENT {
       throw HearthError(.notFound, "No Hearth database at \(path)")
+    } catch let error as StorageError where error.code == EACCES || error.code == EPERM {
+      throw HearthError(
+        .permissionDenied,
+        "Permission denied: cannot open the database at \(path): \(error); open it as a user allowed to read "
+          + "and write its directory and files, or change their permissions")
+    } catch let damage as StorageDamage {
+      throw damage
     } catch {
       throw DocumentStore.translate(error, path: path)
     }
@@ -112,13 +138,19 @@ public final class DocumentStore: Sendable {
   }
 
   /// Writes the layout version into a new database, or checks an existing one's.
+  ///
+  /// - Throws: `failedPrecondition` for another format; `dataLoss` for a format number
+  ///   no Hearth wrote (more than 32 bits: damaged bytes).
   private func checkFormat() throws {
     let stored = try environment.read { txn in
       try txn.get(KeyLayout.MetaKey.format, in: tables.meta).map {
-        UInt32(KeyLayout.readBigEndian(UnsafeRawBufferPointer(rebasing: $0.prefix(8))) ?? 0)
+        KeyLayout.readBigEndian(UnsafeRawBufferPointer(rebasing: $0.prefix(8))) ?? 0
       }
     }
     if let stored {
+      guard UInt32(exactly: stored) != nil else {
+        throw HearthError(.dataLoss, "\(path) has a damaged format number (\(stored)); \(Self.restoreAdvice)")
+      }
       guard stored == KeyLayout.layoutVersion else {
         throw HearthError(
           .failedPrecondition,
@@ -189,6 +221,7 @@ public final class DocumentStore: Sendable {
 
   /// A `HearthError` for any error from below, keeping `HearthError`s as they are.
   static func translate(_ error: Error, path: String) -> Error {
+    if let damage = error as? StorageDamage { return HearthError(.dataLoss, "\(damage); \(damageAdvice)") }
     guard let storage = error as? StorageError else { return error }
     if storage.code == EDEADLK {
       return HearthError(

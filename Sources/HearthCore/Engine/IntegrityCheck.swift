@@ -1,3 +1,4 @@
+import Foundation
 import HearthStorage
 
 /// What `DocumentStore.check()` found.
@@ -13,7 +14,9 @@ public struct IntegrityReport: Sendable {
 }
 
 extension DocumentStore {
-  /// Checks the whole database on one read snapshot:
+  /// Checks the whole database on one read snapshot, after verifying every page of the
+  /// file with plain reads (`ReadTransaction.verifyPages`): damaged pages are reported
+  /// with the documents they held, and then nothing else is read. On intact pages:
   /// - every document's bytes pass their checksum and decode, its key names a registered
   ///   collection, and its fields obey the document rules;
   /// - every document has each index entry its fields call for (automatic and declared),
@@ -24,9 +27,68 @@ extension DocumentStore {
   /// It reads every document once and looks up each expected index entry: time grows with
   /// the database, memory does not.
   public func check(progress: ProgressHandler? = nil) throws -> IntegrityReport {
-    try read { reader in
+    try readVerified(always: true) { reader, verification in
+      if let verification, !verification.isIntact { return DamageReport(verification).integrityReport }
       var check = IntegrityCheck(reader: reader, progress: progress)
       return try check.run()
+    }
+  }
+
+  /// Checks the database in directory `path` as `check(progress:)` does, also when it is
+  /// too damaged to open: then the report lists what opening found (an empty or
+  /// truncated `data.mdb`, damaged meta pages or pages) and the documents lost.
+  ///
+  /// - Throws: `notFound` when there is no database at `path`; `permissionDenied`.
+  public static func check(path: String, progress: ProgressHandler? = nil) throws -> IntegrityReport {
+    var options = Options()
+    options.readOnly = true
+    let store: DocumentStore
+    do {
+      store = try DocumentStore(reportingDamageOf: path, options: options)
+    } catch let damage as StorageDamage {
+      var verification = damage.verification
+      if verification.pagesVerified == 0, verification.pageSize > 0,
+        let walked = try? Environment.verifyUnopenedDataFile(
+          in: path, contextTables: [KeyLayout.TableName.collections])
+      {
+        verification = walked
+      }
+      return DamageReport(verification).integrityReport
+    }
+    defer { store.close() }
+    return try store.check(progress: progress)
+  }
+
+  /// Runs `body` on a read snapshot whose pages were verified first, when `always` or
+  /// when opening did not verify every page (a file above
+  /// `Environment.Options.wholeFileVerificationLimit`); `body` gets the verification,
+  /// `nil` when none ran. For walks over whole tables, which LMDB must not make over a
+  /// damaged page.
+  func readVerified<R>(always: Bool = false, _ body: (StoreReader, PageVerification?) throws -> R) throws -> R {
+    try guarded {
+      var attempts = 0
+      while true {
+        do {
+          return try environment.read { txn in
+            var verification: PageVerification?
+            if always || !environment.verifiedEveryPageAtOpen {
+              verification = try txn.verifyPages(contextTables: [KeyLayout.TableName.collections])
+            }
+            return try body(StoreReader(store: self, txn: txn), verification)
+          }
+        } catch let error as StorageError where error.code == EAGAIN && attempts < 10 {
+          // Writers committed twice since the snapshot began: its meta page is gone.
+          attempts += 1
+        }
+      }
+    }
+  }
+
+  /// Runs `body` like `readVerified`, refusing a damaged file with `StorageDamage`.
+  func readIntact<R>(_ body: (StoreReader) throws -> R) throws -> R {
+    try readVerified { reader, verification in
+      if let verification, !verification.isIntact { throw StorageDamage(verification) }
+      return try body(reader)
     }
   }
 }

@@ -31,8 +31,12 @@ extension DocumentStore {
   /// Counts and sizes, cheaply: LMDB keeps each table's number of entries (`mdb_stat`),
   /// so documents and index entries are counted without a scan, and collections with one
   /// cursor seek each (a collection's documents are one key range). Nothing is decoded.
+  /// On a file too large for opening to have verified every page, the pages are verified
+  /// first (plain reads of the whole file), since the seeks cross every table.
+  ///
+  /// - Throws: `dataLoss` for a damaged file.
   public func statistics() throws -> StoreStatistics {
-    let (documents, collections, indexEntries, declared) = try read { reader in
+    let (documents, collections, indexEntries, declared) = try readIntact { reader in
       (
         try reader.txn.count(tables.documents), try reader.collectionsWithDocuments(),
         try reader.txn.count(tables.indexEntries), try catalog.current(in: reader.txn).indexes.count

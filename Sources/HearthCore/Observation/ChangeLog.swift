@@ -21,6 +21,7 @@ enum ChangeLog {
   static func append(_ changes: CommitChanges, in txn: WriteTransaction, table: Table) throws -> UInt64 {
     let cursor = try txn.cursor(table)
     let last = try cursor.last().flatMap { KeyLayout.readBigEndian($0.key) } ?? 0
+    guard last < .max else { throw HearthError.dataLoss("The change log's last sequence number is damaged") }
     let sequence = last + 1
     var writer = ByteWriter(capacity: 16 + changes.keys.count * 32)
     writer.byte(changes.everything ? 1 : 0)
@@ -44,6 +45,7 @@ enum ChangeLog {
     -> (changes: CommitChanges, last: UInt64)
   {
     let cursor = try txn.cursor(table)
+    guard sequence < .max else { return (CommitChanges(keys: []), sequence) }
     var entry = try cursor.seek(atLeast: KeyLayout.bigEndian(sequence + 1))
     guard let (firstKey, _) = entry, let first = KeyLayout.readBigEndian(firstKey) else {
       return (CommitChanges(keys: []), sequence)

@@ -58,7 +58,7 @@ final class ChangePoller: Sendable {
   /// poll starts after it, when nothing came between.
   func committed(_ sequence: UInt64) {
     state.withLock { state in
-      if state.sequence + 1 == sequence { state.sequence = sequence }
+      if state.sequence &+ 1 == sequence { state.sequence = sequence }
     }
   }
 

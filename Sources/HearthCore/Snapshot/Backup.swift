@@ -92,6 +92,8 @@ extension DocumentStore {
         .permissionDenied, "Cannot create the backup directory \(directory): \(error.localizedDescription)")
     }
     do {
+      // LMDB's copy walks every page: verify them first, where opening did not.
+      try readIntact { _ in }
       return try writeBackup(into: directory, progress: progress)
     } catch {
       // Leave nothing behind: no half copy that looks like a backup, and none of the

@@ -43,11 +43,12 @@ extension DocumentStore {
   /// Hands the export's lines (without line breaks), header first, to `write`.
   ///
   /// In the salvage mode (`damaged` given) the header's document count is `null`: which
-  /// documents are readable is known only at the end.
+  /// documents are readable is known only at the end. On a file too large for opening to
+  /// have verified every page, its pages are verified first (`readIntact`).
   public func export(
     into write: (String) throws -> Void, progress: ProgressHandler? = nil, damaged: DamagedDocumentHandler? = nil
   ) throws -> Int {
-    try read { reader in
+    try readIntact { reader in
       let total = try reader.txn.count(tables.documents)
       try write(ExportFormat.header(exportedAt: Timestamp(), documents: damaged == nil ? total : nil))
       var done = 0
