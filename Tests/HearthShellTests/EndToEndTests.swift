@@ -421,11 +421,11 @@ struct EndToEndTests {
     ])
     let document = try fixture.start(["--db", fixture.database, "watch", "users/erin", "--changes", "2"])
     defer {
-      query.stop()
-      document.stop()
+      query.kill()
+      document.kill()
     }
     /// The next line the watch printed, parsed.
-    func next(_ watch: HearthProcess, sourceLocation: SourceLocation = #_sourceLocation) throws -> JSONValue {
+    func next(_ watch: RawProcess, sourceLocation: SourceLocation = #_sourceLocation) throws -> JSONValue {
       let line = try #require(watch.readLine(), "the watch ended early", sourceLocation: sourceLocation)
       return canonical(try JSONParser.parse(line))
     }
@@ -454,7 +454,7 @@ struct EndToEndTests {
         == json(
           #"{"type": "removed", "path": "users/carol", "oldIndex": 2, "newIndex": null, "fields": {"age": 80}}"#))
     // --changes 4 reached: the watch ends by itself, with status 0.
-    let queryEnd = query.finish()
+    let queryEnd = query.finish().shellOutcome
     #expect(queryEnd.status == 0, "\(queryEnd.stderr)")
     #expect(queryEnd.stdout.isEmpty)
     #expect(queryEnd.stderr.isEmpty)
@@ -467,7 +467,7 @@ struct EndToEndTests {
           {"type": "modified", "path": "users/erin", "oldIndex": 0, "newIndex": 0,
            "fields": {"age": 45, "city": "Madrid"}}
           """#))
-    let documentEnd = document.finish()
+    let documentEnd = document.finish().shellOutcome
     #expect(documentEnd.status == 0, "\(documentEnd.stderr)")
     #expect(documentEnd.stdout.isEmpty)
 
@@ -593,7 +593,7 @@ struct EndToEndTests {
 
     // While another process has the database open, restore refuses and changes nothing.
     let holder = try fixture.start(["--db", fixture.database, "watch", "users/alice"])
-    defer { holder.stop() }
+    defer { holder.kill() }
     #expect(holder.readLine() != nil, "the watch printed its first snapshot")
     expectFailure(
       try fixture.run("restore", backup), status: .failure, code: "failedPrecondition",
@@ -604,7 +604,7 @@ struct EndToEndTests {
     // --force restores anyway; the data is the backup's.
     let forced = try fixture.succeed("restore", backup, "--force")
     #expect(forced.stdout.contains(backup))
-    holder.stop()
+    holder.kill()
     _ = holder.finish()
     #expect(try fixture.document("users/alice") == json(#"{"v": 1}"#))
     #expect(try fixture.document("users/bob") == json(#"{"v": 1}"#))
@@ -917,22 +917,25 @@ final class EndToEndFixture {
   /// Starts `hearth ARGUMENTS...` (no `--db` added), standard input from `stdin`
   /// (nothing when `nil`).
   func start(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:]) throws
-    -> HearthProcess
+    -> RawProcess
   {
-    var input: String?
+    // Standard input from a file, not a pipe: nothing to write to a process that may
+    // already have ended.
+    var input: FileHandle?
     if let stdin {
-      input = file("stdin-\(UUID().uuidString)")
-      try Data(stdin.utf8).write(to: URL(fileURLWithPath: input!))
+      let path = file("stdin-\(UUID().uuidString)")
+      try Data(stdin.utf8).write(to: URL(fileURLWithPath: path))
+      defer { try? FileManager.default.removeItem(atPath: path) }
+      input = FileHandle(forReadingAtPath: path)
     }
-    defer { if let input { try? FileManager.default.removeItem(atPath: input) } }
-    return try HearthProcess(arguments: arguments, directory: directory, stdin: input, environment: environment)
+    return try RawProcess(arguments, stdin: input, directory: directory, environment: environment, timeout: 30)
   }
 
   /// Runs `hearth ARGUMENTS...` to its end.
   func hearth(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:]) throws
     -> ShellOutcome
   {
-    try start(arguments, stdin: stdin, environment: environment).finish()
+    try start(arguments, stdin: stdin, environment: environment).finish().shellOutcome
   }
 
   /// Runs `hearth --db DB ARGUMENTS...`.
@@ -981,102 +984,6 @@ struct EndToEndDatabase {
 
   func document(_ documentPath: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> JSONValue {
     try succeed("get", documentPath, sourceLocation: sourceLocation).json(sourceLocation: sourceLocation)
-  }
-}
-
-/// A running `hearth`: standard output read whole or line by line, standard error read
-/// to its end in the background (so a full pipe never blocks the process), and a
-/// watchdog that stops it after `timeout` seconds, so a test fails instead of hanging.
-final class HearthProcess: @unchecked Sendable {
-  private let process: Process
-  private let output: FileHandle
-  private let errors: PipeDrain
-  private var pending = Data()
-
-  init(arguments: [String], directory: String, stdin: String?, environment: [String: String], timeout: Double = 30)
-    throws
-  {
-    guard let executable = hearthExecutable else { throw CocoaError(.fileNoSuchFile) }
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = arguments
-    process.currentDirectoryURL = URL(fileURLWithPath: directory)
-    var variables = ProcessInfo.processInfo.environment
-    variables["HEARTH_DATABASE"] = nil
-    variables["HEARTH_HISTORY"] = ""
-    variables.merge(environment) { $1 }
-    process.environment = variables
-    // Standard input from a file, not a pipe: nothing to write to a process that may
-    // already have ended.
-    if let stdin {
-      guard let handle = FileHandle(forReadingAtPath: stdin) else { throw CocoaError(.fileNoSuchFile) }
-      process.standardInput = handle
-    } else {
-      process.standardInput = FileHandle.nullDevice
-    }
-    let outputPipe = Pipe()
-    let errorPipe = Pipe()
-    process.standardOutput = outputPipe
-    process.standardError = errorPipe
-    try process.run()
-    self.process = process
-    output = outputPipe.fileHandleForReading
-    errors = PipeDrain(errorPipe.fileHandleForReading)
-    DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { [weak self] in self?.stop() }
-  }
-
-  /// The next line of standard output, without its newline; `nil` at the end.
-  func readLine() -> String? {
-    while true {
-      if let newline = pending.firstIndex(of: 0x0A) {
-        let line = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
-        pending = Data(pending[(newline + 1)...])
-        return line
-      }
-      let chunk = output.availableData
-      if chunk.isEmpty { return nil }
-      pending.append(chunk)
-    }
-  }
-
-  /// Kills the process if it is still running. SIGKILL, not SIGTERM: a process started
-  /// from a test runner's thread inherits its blocked signals (libdispatch blocks them),
-  /// so SIGTERM would wait forever.
-  func stop() {
-    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-  }
-
-  /// Waits for the process to end: its status and what it printed that `readLine`
-  /// did not return.
-  func finish() -> ShellOutcome {
-    let rest = output.readDataToEndOfFile()
-    let errorData = errors.wait()
-    process.waitUntilExit()
-    return ShellOutcome(
-      status: process.terminationStatus, stdout: String(decoding: pending + rest, as: UTF8.self),
-      stderr: String(decoding: errorData, as: UTF8.self))
-  }
-}
-
-/// Reads a pipe to its end on a thread of its own.
-private final class PipeDrain: @unchecked Sendable {
-  private let handle: FileHandle
-  private var data = Data()
-  private let done = DispatchSemaphore(value: 0)
-
-  init(_ handle: FileHandle) {
-    self.handle = handle
-    Thread.detachNewThread { [self] in
-      data = self.handle.readDataToEndOfFile()
-      done.signal()
-    }
-  }
-
-  /// Everything the pipe carried, once it is closed.
-  func wait() -> Data {
-    done.wait()
-    done.signal()
-    return data
   }
 }
 

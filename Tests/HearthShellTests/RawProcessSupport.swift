@@ -17,6 +17,9 @@ struct RawOutcome {
 
   var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
 
+  /// As `ShellOutcome`, with standard output as text.
+  var shellOutcome: ShellOutcome { ShellOutcome(status: status, stdout: stdoutText, stderr: stderr) }
+
   var stdoutLines: [String] {
     var lines = stdoutText.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     if lines.last == "" { lines.removeLast() }
@@ -40,13 +43,15 @@ final class RawProcess: @unchecked Sendable {
   /// - Parameters:
   ///   - stdin: standard input; `nil` is `/dev/null`.
   ///   - stdout: standard output; `nil` is a pipe that `readLine` and `finish` read.
+  ///   - directory: the working directory; `nil` is the test's.
   init(
     _ arguments: [String], executable: URL? = hearthExecutable, stdin: FileHandle? = nil, stdout: FileHandle? = nil,
-    environment: [String: String] = [:], timeout: Double = 60
+    directory: String? = nil, environment: [String: String] = [:], timeout: Double = 60
   ) throws {
     guard let executable else { throw CocoaError(.fileNoSuchFile) }
     process.executableURL = executable
     process.arguments = arguments
+    if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
     var variables = ProcessInfo.processInfo.environment
     variables["HEARTH_DATABASE"] = nil
     variables["HEARTH_HISTORY"] = ""
@@ -96,6 +101,9 @@ final class RawProcess: @unchecked Sendable {
 
   var isRunning: Bool { process.isRunning }
 
+  /// Kills the process if it is still running. SIGKILL, not SIGTERM: a process started
+  /// from a test runner's thread inherits its blocked signals (libdispatch blocks them),
+  /// so SIGTERM would wait forever.
   func kill() {
     if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
   }
