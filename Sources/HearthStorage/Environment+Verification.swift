@@ -28,7 +28,7 @@ extension Environment {
   static func verify(
     _ file: DataFile, transactionID: Int, everyTree: Bool, contextTables: Set<String>
   ) throws(StorageError) -> PageVerification? {
-    let metas = try MetaPages(file: file)
+    let metas = try MetaPages.settled(file: file)
     var verification = PageVerification(
       file: file.path, fileSize: metas.fileSize, pageSize: metas.pageSize, lastPage: 0,
       transactionID: transactionID, coversEveryPage: everyTree)
@@ -65,7 +65,7 @@ extension Environment {
     let path = dataFile(in: directory)
     do {
       let file = try DataFile(path: path)
-      let metas = try MetaPages(file: file)
+      let metas = try MetaPages.settled(file: file)
       guard metas.allDamage.isEmpty, let newest = metas.newest else {
         var verification = fileFault(path, problem: "", size: metas.fileSize)
         verification.pageSize = metas.pageSize
@@ -116,7 +116,7 @@ extension Environment {
   {
     let path = dataFile(in: directory)
     let file = try DataFile(path: path)
-    let metas = try MetaPages(file: file)
+    let metas = try MetaPages.settled(file: file)
     var verification = PageVerification(
       file: path, fileSize: metas.fileSize, pageSize: metas.pageSize, lastPage: 0, transactionID: 0,
       coversEveryPage: true)

@@ -1,3 +1,5 @@
+import Foundation
+
 /// One of the two meta pages: the start of one commit's snapshot.
 struct MetaPage: Equatable {
   var index: Int
@@ -15,7 +17,7 @@ struct MetaPage: Equatable {
 /// LMDB reads the two meta pages itself when it opens a file, but it then trusts the one
 /// with the higher transaction ID: a file shorter than the pages that meta page uses is
 /// mapped anyway, and the first read past the file's end is a `SIGBUS`.
-struct MetaPages {
+struct MetaPages: Equatable {
   var fileSize: Int
   var pageSize = 0
   var pages: [MetaPage] = []
@@ -40,10 +42,26 @@ struct MetaPages {
     return pages.first { $0.transactionID == UInt64(transactionID) }
   }
 
-  /// Reads and checks both meta pages of `file`.
+  /// Both meta pages of `file` as they settle: other processes may commit while they are
+  /// read, and a commit between the reads of the two pages (or one written while it is
+  /// read) can look like damage. A read that finds none is the answer; one that finds
+  /// some is read again, and counts only when the next read finds the same pages, the
+  /// same size and the same damage (damage stays; a commit moves on).
+  static func settled(file: DataFile) throws(StorageError) -> MetaPages {
+    var last = try MetaPages(file: file)
+    for _ in 0..<20 where !last.allDamage.isEmpty {
+      usleep(1_000)
+      let next = try MetaPages(file: file)
+      if next.allDamage.isEmpty || next == last { return next }
+      last = next
+    }
+    return last
+  }
+
+  /// Reads and checks both meta pages of `file`, once.
   ///
   /// - Throws: `StorageError` when a read fails (`EIO`); damage is in `damage`.
-  init(file: DataFile) throws(StorageError) {
+  private init(file: DataFile) throws(StorageError) {
     fileSize = try file.size()
     guard fileSize > 0 else {
       fault(0, "data.mdb is empty (0 bytes): the database's data is gone")
@@ -53,6 +71,9 @@ struct MetaPages {
     pageSize = first.pageSize
     guard let second = try read(file, index: 1, offset: pageSize) else { return }
     pages = [first, second]
+    // The size again, after the meta pages: a commit grows the file before it writes its
+    // meta page, so this size covers the pages they use even while others commit.
+    fileSize = try file.size()
     if second.pageSize != first.pageSize {
       fault(1, "its page size (\(second.pageSize)) differs from meta page 0's (\(first.pageSize))")
     }
