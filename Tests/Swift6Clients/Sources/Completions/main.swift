@@ -69,7 +69,7 @@ nonisolated func loadOutsideAnyActor(_ path: String) -> Bool {
 }
 print("dispatchQueue", loadOutsideAnyActor(CommandLine.arguments[1] + "-other"))
 
-for _ in 0..<100 where finished.count < 6 || screen.status == "waiting" {
+for _ in 0..<1000 where finished.count < 6 || screen.status == "waiting" {
   try await Task.sleep(nanoseconds: 20_000_000)
 }
 for line in finished.sorted() { print(line) }

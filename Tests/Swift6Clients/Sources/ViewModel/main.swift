@@ -30,7 +30,7 @@ let model = PostsViewModel(db: try Database(path: CommandLine.arguments[1]))
 model.start()
 try model.add("b")
 try model.add("a")
-for _ in 0..<100 where model.titles.count < 2 { try await Task.sleep(nanoseconds: 50_000_000) }
+for _ in 0..<600 where model.titles.count < 2 { try await Task.sleep(nanoseconds: 50_000_000) }
 model.stop()
 print("titles", model.titles)
 print("updated", model.updates > 0)
