@@ -790,14 +790,14 @@ struct FirestorePortListenerTests {
     let db = try openListenerDatabase()
     defer { db.close() }
     let collection = try seed(db.collection("c"), ["a": ["v": "a"], "b": ["v": "b"]])
-    let first = try await withTimeout(seconds: 10) { () -> [String] in
+    let first = try await withTimeout(seconds: streamTimeout) { () -> [String] in
       for try await snapshot in collection.snapshots(includeMetadataChanges: true) {
         return describeData(snapshot)
       }
       return []
     }
     #expect(first == [canonical(["v": "a"]), canonical(["v": "b"])])
-    let document = try await withTimeout(seconds: 10) { () -> String in
+    let document = try await withTimeout(seconds: streamTimeout) { () -> String in
       for try await snapshot in collection.document("a").snapshots() {
         return describeDocument(snapshot)
       }

@@ -10,6 +10,12 @@ import Testing
 /// How long a test waits for a snapshot it expects.
 let listenerEventTimeout: Double = 5
 
+/// How long an async test waits for a stream's snapshots. Longer than
+/// `listenerEventTimeout`: the stream's consumer needs one of Swift's cooperative threads,
+/// which on a two-core machine other tests' synchronous waits can hold for tens of seconds;
+/// the timeout is there to end a hang, not to time the delivery.
+let streamTimeout: Double = 120
+
 /// How long a test waits to be sure that no snapshot arrives.
 let listenerQuietPeriod: Double = 0.2
 

@@ -824,7 +824,7 @@ struct ListenerTests {
     let db = try openListenerDatabase()
     defer { db.close() }
     let c = try seed(db.collection("c"), ["a": ["n": 1]])
-    let seen = try await withTimeout(seconds: 10) {
+    let seen = try await withTimeout(seconds: streamTimeout) {
       var seen: [String] = []
       for try await snapshot in c.order(by: "n").snapshots() {
         seen.append(describeSnapshot(snapshot))
@@ -842,7 +842,7 @@ struct ListenerTests {
     // Writes after the loop ended go nowhere, and do not fail.
     try await c.document("d").setData(["n": 4])
 
-    let documents = try await withTimeout(seconds: 10) {
+    let documents = try await withTimeout(seconds: streamTimeout) {
       var seen: [String] = []
       for try await snapshot in c.document("e").snapshots() {
         seen.append(describeDocument(snapshot))
