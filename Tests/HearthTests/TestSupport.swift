@@ -203,8 +203,10 @@ func databaseContents(_ db: Database) throws -> [String: String] {
 final class Signal: @unchecked Sendable {
   private let semaphore = DispatchSemaphore(value: 0)
   func fire() { semaphore.signal() }
-  /// `true` when fired within `seconds`.
-  func wait(seconds: Double = 5) -> Bool { semaphore.wait(timeout: .now() + seconds) == .success }
+  /// `true` when fired within `seconds`. The default only ends a hang: a callback on the
+  /// main queue waits for the main thread, which other tests can hold for a long while on a
+  /// loaded two-core machine.
+  func wait(seconds: Double = 60) -> Bool { semaphore.wait(timeout: .now() + seconds) == .success }
 }
 
 /// A value set from a callback and read after `Signal.wait`.
