@@ -44,24 +44,20 @@ import Testing
   }
 
   /// Every `hearth …` line of the README's shell examples runs as written, in order,
-  /// through `/bin/sh`, after the README's set-up (`shellExampleSetUp`). Each says
+  /// through `/bin/sh`, after the README's set-up (`withShellExampleSetUp`). Each says
   /// something (on stdout, or on stderr for commands that report there).
   @Test(.enabled(if: demoWriter != nil, "the demo writer is not built (run swift build first)"))
   func theShellExamplesRunAsWrittenAfterTheSetUp() throws {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-readme-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let (environment, work) = try Self.shellExampleSetUp(in: directory)
-
-    let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
-    let blocks = readme.components(separatedBy: "```sh\n").dropFirst().map { $0.components(separatedBy: "```")[0] }
-    let commands = blocks.flatMap { $0.split(separator: "\n") }.filter { $0.hasPrefix("hearth ") }
-    #expect(commands.count >= 13)
-    for command in commands {
-      let outcome = try runProcess(
-        URL(fileURLWithPath: "/bin/sh"), ["-c", String(command)], environment: environment, directory: work)
-      #expect(outcome.status == 0, "\(command): \(outcome.stderr)")
-      #expect(!outcome.stdout.isEmpty || !outcome.stderr.isEmpty, "\(command)")
+    try Self.withShellExampleSetUp { run in
+      let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+      let blocks = readme.components(separatedBy: "```sh\n").dropFirst().map { $0.components(separatedBy: "```")[0] }
+      let commands = blocks.flatMap { $0.split(separator: "\n") }.filter { $0.hasPrefix("hearth ") }
+      #expect(commands.count >= 13)
+      for command in commands {
+        let outcome = try run(String(command))
+        #expect(outcome.status == 0, "\(command): \(outcome.stderr)")
+        #expect(!outcome.stdout.isEmpty || !outcome.stderr.isEmpty, "\(command)")
+      }
     }
   }
 
@@ -71,39 +67,39 @@ import Testing
   /// block's last command prints exactly that on standard output.
   @Test(.enabled(if: demoWriter != nil, "the demo writer is not built (run swift build first)"))
   func theShellReferenceExamplesRunAsWrittenAndPrintWhatItShows() throws {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-docs-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let (environment, work) = try Self.shellExampleSetUp(in: directory)
-
-    let page = try String(contentsOf: Self.root.appendingPathComponent("docs/shell.md"), encoding: .utf8)
-    let blocks = FencedBlock.all(in: page)
-    var commands = 0
-    var outputsCompared = 0
-    for (position, block) in blocks.enumerated() where block.info == "sh" {
-      var lastOutput = ""
-      for line in block.lines where !line.isEmpty && !line.hasPrefix("#") {
-        let outcome = try runProcess(
-          URL(fileURLWithPath: "/bin/sh"), ["-c", line], environment: environment, directory: work)
-        #expect(outcome.status == 0, "\(line): \(outcome.stderr)")
-        lastOutput = outcome.stdout
-        commands += 1
+    try Self.withShellExampleSetUp { run in
+      let page = try String(contentsOf: Self.root.appendingPathComponent("docs/shell.md"), encoding: .utf8)
+      let blocks = FencedBlock.all(in: page)
+      var commands = 0
+      var outputsCompared = 0
+      for (position, block) in blocks.enumerated() where block.info == "sh" {
+        var lastOutput = ""
+        for line in block.lines where !line.isEmpty && !line.hasPrefix("#") {
+          let outcome = try run(line)
+          #expect(outcome.status == 0, "\(line): \(outcome.stderr)")
+          lastOutput = outcome.stdout
+          commands += 1
+        }
+        if position + 1 < blocks.count, blocks[position + 1].info == "output", blocks[position + 1].followsDirectly {
+          let expected = blocks[position + 1].lines.map { $0 + "\n" }.joined()
+          #expect(lastOutput == expected, "docs/shell.md: the output of \(block.lines.last ?? "")")
+          outputsCompared += 1
+        }
       }
-      if position + 1 < blocks.count, blocks[position + 1].info == "output", blocks[position + 1].followsDirectly {
-        let expected = blocks[position + 1].lines.map { $0 + "\n" }.joined()
-        #expect(lastOutput == expected, "docs/shell.md: the output of \(block.lines.last ?? "")")
-        outputsCompared += 1
-      }
+      #expect(commands >= 40)
+      #expect(outputsCompared >= 15)
     }
-    #expect(commands >= 40)
-    #expect(outputsCompared >= 15)
   }
 
-  /// The set-up the README asks for: `hearth` installed on the PATH by
-  /// `Tools/install.sh` (from the debug build, which `Tools/demo.sh` does from the
-  /// release build) and `demo.hearth` written by the demo writer in the current
-  /// directory. Returns the environment to run commands in and that directory.
-  static func shellExampleSetUp(in directory: URL) throws -> (environment: [String: String], work: URL) {
+  /// Runs `body` after the set-up the README asks for, in a temporary directory removed
+  /// afterwards: `hearth` installed on the PATH by `Tools/install.sh` (from the debug
+  /// build, which `Tools/demo.sh` does from the release build) and `demo.hearth` written
+  /// by the demo writer in the current directory. `body` gets a function that runs one
+  /// command line through `/bin/sh` there.
+  static func withShellExampleSetUp(_ body: (_ run: (String) throws -> ProcessOutcome) throws -> Void) throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-readme-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
     let prefix = directory.appendingPathComponent("prefix")
     var environment = ProcessInfo.processInfo.environment
     environment["HEARTH_INSTALL_FROM"] = hearthExecutable!.deletingLastPathComponent().path
@@ -117,9 +113,11 @@ import Testing
 
     let work = directory.appendingPathComponent("work")
     try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
-    let demo = try runProcess(demoWriter!, [work.appendingPathComponent("demo.hearth").path])
+    let demo = try runProcess(Self.demoWriter!, [work.appendingPathComponent("demo.hearth").path])
     #expect(demo.status == 0)
-    return (environment, work)
+    try body { line in
+      try runProcess(URL(fileURLWithPath: "/bin/sh"), ["-c", line], environment: environment, directory: work)
+    }
   }
 }
 
