@@ -73,7 +73,7 @@ extension Database {
     try DocumentStore.restore(from: backup, to: path, force: force)
   }
 
-  /// Writes every document to `file` as JSON Lines (SHELL.md's export format), in path
+  /// Writes every document to `file` as JSON Lines (docs/file-formats.md, "Exports"), in path
   /// order, from one consistent snapshot; `-` writes to standard output. Memory stays
   /// constant however large the database. A regular `file` is replaced only once the
   /// export is whole (a failed export leaves the old file); a FIFO or a device is written

@@ -23,7 +23,7 @@ enum QueryTarget: Equatable {
   }
 }
 
-/// The clauses of a query typed in the shell (SHELL.md, "Query clauses"), parsed; the
+/// The clauses of a query typed in the shell (docs/shell.md, "`query` and `explain`"), parsed; the
 /// text after TARGET:
 ///
 /// ```

@@ -49,7 +49,7 @@ import Testing
     }
   }
 
-  /// The promise of SHELL.md: `get` output can be fed back to `set` unchanged.
+  /// The promise of docs/shell.md: `get` output can be fed back to `set` unchanged.
   @Test(arguments: [false, true])
   func getOutputFedBackIntoSetGivesTheIdenticalDocument(terminal: Bool) throws {
     let shell = ShellFixture()

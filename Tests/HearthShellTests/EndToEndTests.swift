@@ -5,11 +5,11 @@ import Testing
 
 /// The doc shell as a new user meets it: the built `hearth` binary run as a process on a
 /// temporary database, every command, with its standard output and error as pipes (so
-/// "Machine output" of SHELL.md applies), its exit status, and the errors a user runs
+/// the machine output of docs/shell.md applies), its exit status, and the errors a user runs
 /// into. JSON output is parsed and compared, not matched as text.
 ///
 /// The in-process tests (`Shell.run`) cover the commands' details; these check that the
-/// binary a user runs behaves as SHELL.md says, end to end.
+/// binary a user runs behaves as docs/shell.md says, end to end.
 @Suite(
   .enabled(if: hearthExecutable != nil, "the hearth executable is not built next to the tests (run swift build first)"))
 struct EndToEndTests {

@@ -5,7 +5,7 @@ import Testing
 
 @testable import HearthShell
 
-/// `query`, `explain` and the query clause language (SHELL.md, "Query clauses").
+/// `query`, `explain` and the query clause language (docs/shell.md, "`query` and `explain`").
 @Suite struct QueryCommandTests {
   /// Five users, posts under two of them, and decoys for the collection group.
   static func people() throws -> ShellFixture {
@@ -411,7 +411,7 @@ import Testing
     #expect(!nowhere.databaseExists)
   }
 
-  // MARK: - SHELL.md's examples
+  // MARK: - docs/shell.md's clause examples
 
   static let shellExamples = [
     #"query users/alice/posts where likes >= 10 and tags array-contains "swift" order by createdAt desc limit 20"#,

@@ -3,7 +3,7 @@ import Hearth
 import Testing
 
 /// WriteBatch (all or nothing, in order, once) and runTransaction (reads before writes,
-/// one snapshot, atomic, rolled back by errors) — SEMANTICS.md "Writes", Firestore's
+/// one snapshot, atomic, rolled back by errors) — docs/semantics.md "Writes", Firestore's
 /// FIRWriteBatchTests and FIRTransactionTests.
 @Suite struct BatchAndTransactionTests {
   struct AppError: Error, Equatable { let reason: String }

@@ -3,7 +3,7 @@ import Hearth
 import Testing
 
 /// listCollections, listDocuments, collection reads in document-ID order, collection
-/// groups and recursive deletes (SEMANTICS.md "Queries": collection queries see direct
+/// groups and recursive deletes (docs/semantics.md "Queries": collection queries see direct
 /// children; a collection group sees every collection with that ID).
 @Suite struct CollectionListingTests {
   @Test func listCollectionsAtTheRootAndUnderADocument() throws {

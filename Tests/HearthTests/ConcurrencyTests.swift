@@ -3,7 +3,7 @@ import Hearth
 import Testing
 
 /// Readers on many threads while a writer commits batches: every read sees a committed
-/// state (SEMANTICS.md: "A batch or transaction commits all its writes or none";
+/// state (docs/semantics.md: "A batch or transaction commits all its writes or none";
 /// "their reads see one consistent snapshot").
 @Suite struct ConcurrencyTests {
   /// Runs `readers` reading threads while `writer` runs on the calling thread; returns

@@ -5,7 +5,7 @@ import Testing
 /// Data Firestore refuses: bad field paths and names, unsupported types, nested arrays,
 /// depth and size limits, misplaced sentinels, conflicting update paths, out-of-range
 /// values. Each fails with `invalidArgument` naming the document and field, and leaves
-/// the database as it was (SEMANTICS.md "Values", "Writes"; firestore-facts §1).
+/// the database as it was (docs/semantics.md "Values", "Writes").
 @Suite struct DataValidationTests {
   struct Custom { var x = 1 }
   final class Thing {}
@@ -327,7 +327,7 @@ import Testing
     try withDatabase { db in
       let doc = db.document("big/doc")  // name: 16 + ("big" + 1) + ("doc" + 1) = 24
       let target = db.document("a/b")  // as a value: 16 + 2 + 2 = 20
-      // Field names count their bytes + 1; values by type (SEMANTICS.md "Values").
+      // Field names count their bytes + 1; values by type (docs/semantics.md "Values").
       let fixed: [String: Any] = [
         "n": NSNull(),  // 2 + 1
         "t": true,  // 2 + 1

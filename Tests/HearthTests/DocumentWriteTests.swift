@@ -3,7 +3,7 @@ import Hearth
 import Testing
 
 /// setData (replace, merge, mergeFields), updateData, create, delete, getDocument, the
-/// document times and automatic IDs — SEMANTICS.md "Writes", checked by reading back.
+/// document times and automatic IDs — docs/semantics.md "Writes", checked by reading back.
 @Suite struct DocumentWriteTests {
   static var initial: [String: Any] {
     [

@@ -2,7 +2,7 @@ import Foundation
 import Hearth
 import Testing
 
-/// `export(to:)` and `import(from:mode:)` (SHELL.md, "Export format"): an export read
+/// `export(to:)` and `import(from:mode:)` (docs/file-formats.md, "Exports"): an export read
 /// back gives the same documents, times and lines; import rebuilds the indexes, merges or
 /// replaces, and refuses a bad file as a whole, naming the line and the problem.
 @Suite struct ExportImportTests {

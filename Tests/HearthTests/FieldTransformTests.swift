@@ -3,7 +3,7 @@ import Hearth
 import Testing
 
 /// FieldValue transforms: serverTimestamp, increment, arrayUnion, arrayRemove, minimum,
-/// maximum — SEMANTICS.md "Writes" (transforms), Firestore's transform_operation.cc.
+/// maximum — docs/semantics.md "Writes" (transforms), Firestore's transform_operation.cc.
 @Suite struct FieldTransformTests {
   /// Writes `initial` (when given), applies `update` with updateData, returns the field.
   private func updated(_ initial: Any?, _ transform: FieldValue, in db: Database) throws -> Any? {
@@ -264,8 +264,8 @@ import Testing
   }
 
   @Test func arrayUnionTreatsIntegerAndEqualDoubleAsEqual() throws {
-    // SEMANTICS.md: equality for arrayUnion follows the comparison, so 3 == 3.0. (Firestore's
-    // SDK compares numbers strictly there; SEMANTICS.md wins.)
+    // docs/semantics.md: equality for arrayUnion follows the comparison, so 3 == 3.0.
+    // (Firestore's SDK compares numbers strictly there; docs/semantics.md wins.)
     try withDatabase { db in
       expectSame(try updated([3], FieldValue.arrayUnion([3.0]), in: db), [3])
       expectSame(try updated([3.0], FieldValue.arrayUnion([3]), in: db), [3.0])
@@ -302,7 +302,7 @@ import Testing
   }
 
   @Test func arrayRemoveTreatsIntegerAndEqualDoubleAsEqual() throws {
-    // SEMANTICS.md: `3 == 3.0` for arrayRemove.
+    // docs/semantics.md: `3 == 3.0` for arrayRemove.
     try withDatabase { db in
       expectSame(try updated([3, 4, 3.0] as [Any], FieldValue.arrayRemove([3.0]), in: db), [4])
       expectSame(try updated([3.0, 5] as [Any], FieldValue.arrayRemove([3]), in: db), [5])

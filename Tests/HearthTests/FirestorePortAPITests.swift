@@ -11,7 +11,7 @@ import Testing
 // `FSTTestFieldValue`); here they come from a temporary database through the public API: a
 // snapshot is a read, a converted value is a value written and read back. Objective-C's
 // `isEqual:`/`hash` are Swift's `==`/`hashValue`. Snapshots with pending writes or from a cache
-// cannot exist in Hearth (SEMANTICS.md), so those variants are left out.
+// cannot exist in Hearth (docs/semantics.md), so those variants are left out.
 
 /// Reads back `value` written as the single field of a document, as the user data reader's
 /// conversion shows through the public API.
@@ -237,7 +237,7 @@ struct FirestorePortTimestampTests {
   }
 
   // FIRTimestampTest.testCompare
-  // (Firebase's `compare(_:) -> ComparisonResult` does not compile in Hearth; API.md spells the
+  // (Firebase's `compare(_:) -> ComparisonResult` does not compile in Hearth, which spells the
   // same order as Timestamp's Comparable `<` and `>`.)
   @Test func testCompare() {
     let timestamps: [Timestamp] = [

@@ -22,7 +22,7 @@ import Testing
 // CompositeFilterMembers and CompositeFilterNestedChecks (filter object structure),
 // QueryEngineTest cases about target mappings, limbo documents and pending server timestamps.
 // QueryEngineTest.InAndNotInFiltersWithObjectValues is left out because its data nests an
-// array directly inside an array (`[1, [2, 3]]`), which SEMANTICS.md forbids.
+// array directly inside an array (`[1, [2, 3]]`), which docs/semantics.md forbids.
 
 /// Firestore's `EXPECT_THAT(query, Matches(doc))` / `Not(Matches(doc))`: writes `data` at `id`
 /// as the only document of the collection the query reads, checks that the query returns it
@@ -809,7 +809,7 @@ struct FirestorePortCoreQueryTests {
 // declarations are not ported (Hearth runs every valid query). Firestore compares the keys
 // in index-scan order; the port expects them in query order (the normalised order-by), which
 // is the same except where noted.
-// Left out: IndexVectorValueFields (vector values; SEMANTICS.md has no vector type),
+// Left out: IndexVectorValueFields (vector values; docs/semantics.md has no vector type),
 // AddsDocuments (no query), and the index bookkeeping tests (CreateReadFieldsIndexes,
 // PersistsIndexOffset, IndexTypeForOrQueries, ...).
 @Suite("Firestore port: index manager query results")

@@ -7,7 +7,7 @@ import Testing
 // FIRCompositeIndexQueryTests.mm (Firestore/Example/Tests/Integration/API), and the Swift
 // QueryIntegrationTests.swift where it differs. Listener, offline, cache and metadata parts are
 // left out; where a test checks both a get and a listener, only the get is ported. The tests
-// that write numeric-style IDs such as `__id7__` are left out too: SEMANTICS.md reserves every
+// that write numeric-style IDs such as `__id7__` are left out too: docs/semantics.md reserves every
 // ID matching `__.*__` (PathValidationTests checks that they are refused).
 
 @Suite("Firestore port: queries")

@@ -5,7 +5,7 @@ import Testing
 // Firestore's own get-with-source integration tests, ported case by case with their data and
 // expected results unchanged: FIRFirestoreSourceTests.mm (Firestore/Example/Tests/Integration/API).
 // Only the online cases are ported: Hearth has no network to disable. Hearth has no cache either,
-// so every source reads the committed database (SEMANTICS.md: `hasPendingWrites` and
+// so every source reads the committed database (docs/semantics.md: `hasPendingWrites` and
 // `isFromCache` are always false); in the online cache-only cases the `fromCache == true`
 // assertion is left out and everything else is kept, and the case that expects a cache miss
 // (`testGetNonExistingDocWhileOnlineCacheOnly`) is left out.

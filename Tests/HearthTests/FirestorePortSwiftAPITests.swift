@@ -7,9 +7,9 @@ import Testing
 // (Firestore/Swift/Tests/Integration), BasicCompileTests.swift (Firestore/Swift/Tests/API) and
 // FSTSmokeTests.mm (Firestore/Example/Tests/Integration). Bundles, terminate, the persistent
 // cache index manager, network toggles, persistence and settings are left out, and so are the
-// large-document cases that write 15.9 MB documents (SEMANTICS.md: a document is at most 1 MiB).
+// large-document cases that write 15.9 MB documents (docs/semantics.md: a document is at most 1 MiB).
 // Firebase's fire-and-forget writes (`docRef.setData(data)`) are `try docRef.setData(data)` here,
-// as API.md's porting note says.
+// as docs/api.md's porting note says.
 
 @Suite("Firestore port: AsyncAwaitIntegrationTests")
 struct FirestorePortAsyncAwaitTests {

@@ -12,11 +12,11 @@ import Testing
 // values (MinNumber's NaN is kept, since it is a real value; MinTimestamp has seconds =
 // Int64.min, outside the timestamp range; MinReference, MinVector, MaxValue), unresolved server
 // timestamps (they resolve at commit), references into other databases, and vector values
-// (`{__type__: "__vector__", value: [...]}`, which SEMANTICS.md has no type for). The
+// (`{__type__: "__vector__", value: [...]}`, which docs/semantics.md has no type for). The
 // RelaxedOrdering test only adds those bound values to StrictOrdering's. CanonicalId,
 // DeepClone, ValueHelpers and CanonicalBitsAreCanonical are internal.
-// From Equality, the separate groups {-0.0} / {0.0} and {1} / {1.0} are left out: SEMANTICS.md
-// says `==` follows comparison (`3 == 3.0`; numbers by exact value), where Firestore's Equals
+// From Equality, the separate groups {-0.0} / {0.0} and {1} / {1.0} are left out:
+// docs/semantics.md says `==` follows comparison (`3 == 3.0`; numbers by exact value), where Firestore's Equals
 // tells them apart. StrictOrdering's groups, which put them together, are ported.
 
 /// A document ID for member `member` of group `group`. The group part is scrambled (919 is
@@ -151,7 +151,7 @@ struct FirestorePortValueOrderTests {
 
   // ValueUtilTest.StrictOrdering (as range filters: `<`, `<=`, `>`, `>=` on each group's first
   // value return the earlier / later groups of the same type, in order). Null and NaN are not
-  // used as operands, and a NaN field never matches a range (SEMANTICS.md).
+  // used as operands, and a NaN field never matches a range (docs/semantics.md).
   @Test func strictOrderingGroupsAsRangeFilters() throws {
     let db = try openQueryDatabase()
     defer { db.close() }

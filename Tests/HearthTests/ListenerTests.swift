@@ -2,7 +2,7 @@ import Foundation
 import Hearth
 import Testing
 
-// Hearth's own acceptance sequences for snapshot listeners (SEMANTICS.md, "Listeners"): each
+// Hearth's own acceptance sequences for snapshot listeners (docs/semantics.md, "Listeners"): each
 // test replays writes and compares EVERY snapshot the listener gets — the documents in order,
 // and the changes with their types and old/new indexes (`"added y -/0"`: "-" is
 // `UInt(NSNotFound)`). A later snapshot lists all removals, then all additions, then all

@@ -2,7 +2,7 @@ import Foundation
 import Hearth
 import Testing
 
-/// The three forms of each operation (API.md "Forms of each operation"): synchronous,
+/// The three forms of each operation (docs/api.md, "Forms of each operation"): synchronous,
 /// `async`, and `completion:` delivered on `Settings.dispatchQueue`.
 @Suite struct OperationFormTests {
   // MARK: - async

@@ -2,7 +2,7 @@ import Foundation
 import Hearth
 import Testing
 
-/// Collection and document paths and IDs — SEMANTICS.md "Paths and names": invalid ones
+/// Collection and document paths and IDs — docs/semantics.md "Paths and names": invalid ones
 /// fail with `invalidArgument` naming the path (and the limit), and write nothing.
 @Suite struct PathValidationTests {
   /// Every operation of an invalid document reference fails with `invalidArgument`

@@ -2,7 +2,7 @@ import Foundation
 import Hearth
 import Testing
 
-// Every `whereField` operator on every type class, as SEMANTICS.md ("Queries", "Values")
+// Every `whereField` operator on every type class, as docs/semantics.md ("Queries", "Values")
 // describes it; many cases follow Firestore's own integration tests (FIRQueryTests.mm,
 // FIRCursorTests.mm), with the expected results re-derived for Hearth's contract.
 

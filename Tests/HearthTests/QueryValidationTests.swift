@@ -2,11 +2,11 @@ import Foundation
 import Hearth
 import Testing
 
-// Every rule of SEMANTICS.md's "Rejected with invalidArgument" list, one test each (the
+// Every rule of docs/semantics.md's "Rejected with invalidArgument" list, one test each (the
 // document-ID, cursor and limit rules also have tests beside their features): building
 // the query never crashes, running it throws a HearthError(.invalidArgument) whose message
 // names the rule, in Firestore's words where Firestore has them (FIRValidationTests.mm,
-// core/src/api/query_core.cc, FIRQuery.mm). And the combinations SEMANTICS.md allows run.
+// core/src/api/query_core.cc, FIRQuery.mm). And the combinations docs/semantics.md allows run.
 
 @Suite("Query validation")
 struct QueryValidationTests {
@@ -280,7 +280,7 @@ struct QueryValidationTests {
     expectHearthError(failure.value, .invalidArgument)
   }
 
-  // MARK: - What SEMANTICS.md allows
+  // MARK: - What docs/semantics.md allows
 
   @Test func combinationsFirestoreOnceRejectedNowRun() throws {
     let db = try openQueryDatabase()

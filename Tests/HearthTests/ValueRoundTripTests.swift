@@ -4,7 +4,7 @@ import Testing
 
 /// Every value type written through `[String: Any]` reads back as Firebase returns it:
 /// integer and double `NSNumber`s, String, Bool, NSNull, Timestamp, Data, GeoPoint,
-/// DocumentReference, [Any], [String: Any] (API.md "Values"). `canonical` tells an
+/// DocumentReference, [Any], [String: Any] (docs/semantics.md, "Swift values in and out"). `canonical` tells an
 /// integer `NSNumber` from a double one (NumberCastTests has the casts they allow).
 @Suite struct ValueRoundTripTests {
   private func roundTrip(_ value: Any, in db: Database) throws -> Any? {

@@ -1,4 +1,4 @@
-/// The rules every stored document obeys (SEMANTICS.md, Values), checked on the final
+/// The rules every stored document obeys (docs/semantics.md, "Values"), checked on the final
 /// document of each write, after transforms, whoever wrote it (API, shell or import).
 public enum DocumentValidation {
   /// Firestore's limit: 1 MiB by its size rules.

@@ -47,7 +47,7 @@ public struct FieldTransform: Sendable {
   }
 }
 
-/// Firestore's field transforms (SEMANTICS.md, Writes).
+/// Firestore's field transforms (docs/semantics.md, "Writes").
 public enum TransformOperation: Sendable {
   /// The commit time (the same value for every field of one commit).
   case serverTimestamp

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Firestore values as JSON, in the doc shell's extended JSON (SHELL.md, "JSON values").
+/// Firestore values as JSON, in the doc shell's extended JSON (docs/file-formats.md, "Extended JSON").
 ///
 /// Plain JSON maps onto Firestore's types directly: string, boolean, null, array, object;
 /// a number without fraction or exponent is an integer, any other number a double. The

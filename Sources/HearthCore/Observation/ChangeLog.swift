@@ -1,6 +1,6 @@
 import HearthStorage
 
-/// The change log (ARCHITECTURE.md): every commit appends the paths it changed under the
+/// The change log (docs/file-formats.md): every commit appends the paths it changed under the
 /// next sequence number, in the commit's own transaction, so that other processes'
 /// listeners can find out what changed (`ChangePoller`).
 ///

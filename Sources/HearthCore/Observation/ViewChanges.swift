@@ -27,7 +27,7 @@ public struct ViewChange: Sendable {
   public let newIndex: Int?
 }
 
-/// Firestore's changes between two results of one query (SEMANTICS.md, Listeners).
+/// Firestore's changes between two results of one query (docs/semantics.md, "Listeners").
 public enum ViewChanges {
   /// The changes from `old` to `new` (both in query order): every `removed`, then every
   /// `added`, then every `modified`, each group in query order, with positions counted

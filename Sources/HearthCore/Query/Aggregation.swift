@@ -1,4 +1,4 @@
-/// An aggregation over a query's results (SEMANTICS.md, Queries).
+/// An aggregation over a query's results (docs/semantics.md, "Aggregations").
 public enum AggregateFunction: Sendable, Hashable {
   case count
   case sum(FieldPath)

@@ -1,4 +1,4 @@
-/// Whether documents match a query's filters, with Firestore's semantics (SEMANTICS.md,
+/// Whether documents match a query's filters, with Firestore's semantics (docs/semantics.md,
 /// Queries).
 public enum QueryMatcher {
   /// Whether `document` satisfies every filter (they are joined by AND).

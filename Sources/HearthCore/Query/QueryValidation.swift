@@ -1,4 +1,4 @@
-/// Firestore's rules for building a query (SEMANTICS.md, Queries: "Rejected with
+/// Firestore's rules for building a query (docs/semantics.md, "Queries": "Rejected with
 /// invalidArgument"), applied as each filter, order-by, limit and cursor is added, and
 /// the last ones when the query runs. Messages use Firestore's words where it has them.
 extension QueryModel {

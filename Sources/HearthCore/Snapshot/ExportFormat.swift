@@ -1,4 +1,4 @@
-/// The export format (SHELL.md, "Export format"): JSON Lines, a header line, then one
+/// The export format (docs/file-formats.md, "Exports"): JSON Lines, a header line, then one
 /// document per line in path order.
 ///
 /// ```

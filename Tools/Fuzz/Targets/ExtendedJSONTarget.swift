@@ -10,7 +10,7 @@ import HearthCore
 ///   equal value.
 /// - `ExtendedJSONCodec` turns a parsed value into a `Value` or throws `invalidArgument`;
 ///   what it reads, it writes as text that reads back as the identical value and that
-///   writes again as the same text (SHELL.md's promise: output can be fed back in).
+///   writes again as the same text (docs/file-formats.md's promise: output can be fed back in).
 /// - `Hearth.ExtendedJSON`, through the API's Swift values (`Any`) of a database, writes
 ///   the same text as the codec, and `validateFields` refuses exactly what
 ///   `ExtendedJSONCodec.fields` refuses.
