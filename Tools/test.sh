@@ -5,5 +5,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 Tools/setup.sh
+Tools/check-doc-comments.py
 swift build --build-tests
 swift test --skip-build
