@@ -7,4 +7,5 @@ cd "$(dirname "$0")/.."
 Tools/setup.sh
 Tools/check-doc-comments.py
 swift build --build-tests
+Tools/check-docc.sh
 swift test --skip-build
