@@ -5,5 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 Tools/setup.sh
+Tools/check-doc-comments.py
 swift build --build-tests
+Tools/check-docc.sh
 swift test --skip-build

@@ -13,15 +13,18 @@ public struct AggregateField: Hashable, @unchecked Sendable {
     self.problem = problem
   }
 
+  /// The number of results.
   public static func count() -> AggregateField { AggregateField(.count) }
 
   /// The sum of the field's numbers: an integer when every input is an integer and no
   /// overflow occurs, else a double; 0 when there are none.
   public static func sum(_ field: String) -> AggregateField { parse(field, AggregateFunction.sum) }
+  /// The sum of the numbers at a field path.
   public static func sum(_ path: FieldPath) -> AggregateField { validate(path, AggregateFunction.sum) }
 
   /// The average of the field's numbers, a double; null when there are none.
   public static func average(_ field: String) -> AggregateField { parse(field, AggregateFunction.average) }
+  /// The average of the numbers at a field path.
   public static func average(_ path: FieldPath) -> AggregateField { validate(path, AggregateFunction.average) }
 
   private static func parse(_ field: String, _ make: (FieldPath) -> AggregateFunction) -> AggregateField {
@@ -39,12 +42,15 @@ public struct AggregateField: Hashable, @unchecked Sendable {
     }
   }
 
+  /// Whether `a` and `b` are the same function of the same field.
   public static func == (a: AggregateField, b: AggregateField) -> Bool { a.function == b.function }
+  /// Hashes what `==` compares.
   public func hash(into hasher: inout Hasher) { hasher.combine(function) }
 }
 
 /// Where an aggregation runs: Firebase's option, accepted for ported code.
 public enum AggregateSource: Sendable {
+  /// Firebase's only source: Hearth reads its own database.
   case server
 }
 
@@ -62,6 +68,7 @@ extension Query {
 ///
 /// `@unchecked Sendable`: immutable.
 public final class AggregateQuery: @unchecked Sendable {
+  /// The query whose results are aggregated.
   public let query: Query
   let fields: [AggregateField]
   /// Firestore runs at most five aggregations in one query (identical ones count once).
@@ -72,9 +79,13 @@ public final class AggregateQuery: @unchecked Sendable {
     self.fields = fields
   }
 
-  /// Runs the aggregations.
+  /// Runs the aggregations on one consistent snapshot. Counts of equalities come from
+  /// index entries without reading documents.
   ///
-  /// - Throws: `invalidArgument` for an invalid query or field path.
+  /// - Throws: `invalidArgument` for an invalid query or field path, no aggregation, or
+  ///   more than five; `failedPrecondition` when `Settings.requireIndexes` is on and the
+  ///   query needs an undeclared composite index, or when the database is closed;
+  ///   `dataLoss` for a damaged document.
   public func getAggregation(source: AggregateSource = .server) throws -> AggregateQuerySnapshot {
     let (model, functions) = try runnable()
     let require = query.firestore.requireIndexes
@@ -106,10 +117,17 @@ public final class AggregateQuery: @unchecked Sendable {
       values: Dictionary(zip(fields.map(\.function), values.dropFirst()), uniquingKeysWith: { first, _ in first }))
   }
 
+  /// Runs the aggregations off the concurrency pool.
+  ///
+  /// - Throws: as `getAggregation(source:)`: `invalidArgument` for an invalid query or
+  ///   set of aggregations; `failedPrecondition` for an undeclared index under
+  ///   `requireIndexes`, or a closed database; `dataLoss` for a damaged document.
   public func getAggregation(source: AggregateSource = .server) async throws -> AggregateQuerySnapshot {
     try await query.firestore.offload { try self.getAggregation(source: source) }
   }
 
+  /// Runs the aggregations now, then calls `completion` with the snapshot or the error
+  /// `getAggregation(source:)` would throw.
   public func getAggregation(
     source: AggregateSource = .server, isolation: isolated (any Actor)? = #isolation,
     completion: @escaping (AggregateQuerySnapshot?, Error?) -> Void
@@ -121,6 +139,7 @@ public final class AggregateQuery: @unchecked Sendable {
 /// The results of an `AggregateQuery`.
 public struct AggregateQuerySnapshot: @unchecked Sendable {
   // @unchecked: immutable values.
+  /// The aggregate query that gave these values.
   public let query: AggregateQuery
   private let countValue: Value
   private let values: [AggregateFunction: Value]
@@ -151,10 +170,12 @@ public struct AggregateQuerySnapshot: @unchecked Sendable {
 
 /// Aggregate queries are equal when they run the same aggregations over the same query.
 extension AggregateQuery: Hashable {
+  /// Whether `a` and `b` aggregate the same query the same ways (in any order).
   public static func == (a: AggregateQuery, b: AggregateQuery) -> Bool {
     a.query == b.query && Set(a.fields) == Set(b.fields)
   }
 
+  /// Hashes what `==` compares.
   public func hash(into hasher: inout Hasher) {
     hasher.combine(query)
     hasher.combine(Set(fields))

@@ -13,21 +13,28 @@ public final class PersistentCacheSettings: LocalCacheSettings, CustomStringConv
   /// The size limit given, or `nil` for Firebase's default (100 MB).
   public let sizeBytes: Int64?
 
+  /// Firebase's default size limit.
   public init() { sizeBytes = nil }
+  /// A size limit in bytes (`FirestoreCacheSizeUnlimited` for none), kept and unused.
   public init(sizeBytes: NSNumber) { self.sizeBytes = sizeBytes.int64Value }
 
+  /// `PersistentCacheSettings(sizeBytes: …)`.
   public var description: String { "PersistentCacheSettings(sizeBytes: \(sizeBytes.map(String.init) ?? "default"))" }
 }
 
 /// Firebase's memory-only cache, with its garbage collector's settings.
 public final class MemoryCacheSettings: LocalCacheSettings, CustomStringConvertible {
+  /// The collector given (eager by default), kept and unused.
   public let garbageCollectorSettings: any MemoryGarbageCollectorSettings
 
+  /// A memory cache with the eager collector, Firebase's default.
   public init() { garbageCollectorSettings = MemoryEagerGCSettings() }
+  /// A memory cache with the given collector.
   public init(garbageCollectorSettings: any MemoryGarbageCollectorSettings) {
     self.garbageCollectorSettings = garbageCollectorSettings
   }
 
+  /// `MemoryCacheSettings(…)`, with the collector's description.
   public var description: String { "MemoryCacheSettings(\(garbageCollectorSettings))" }
 }
 
@@ -36,7 +43,9 @@ public protocol MemoryGarbageCollectorSettings: Sendable {}
 
 /// Firebase's eager collector: drops documents no listener needs.
 public final class MemoryEagerGCSettings: MemoryGarbageCollectorSettings, CustomStringConvertible {
+  /// The eager collector (it has no options).
   public init() {}
+  /// `MemoryEagerGCSettings()`.
   public var description: String { "MemoryEagerGCSettings()" }
 }
 
@@ -45,8 +54,11 @@ public final class MemoryLRUGCSettings: MemoryGarbageCollectorSettings, CustomSt
   /// The size limit given, or `nil` for Firebase's default (100 MB).
   public let sizeBytes: Int64?
 
+  /// Firebase's default size limit.
   public init() { sizeBytes = nil }
+  /// A size limit in bytes, kept and unused.
   public init(sizeBytes: NSNumber) { self.sizeBytes = sizeBytes.int64Value }
 
+  /// `MemoryLRUGCSettings(sizeBytes: …)`.
   public var description: String { "MemoryLRUGCSettings(sizeBytes: \(sizeBytes.map(String.init) ?? "default"))" }
 }

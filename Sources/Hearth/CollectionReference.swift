@@ -94,6 +94,8 @@ public final class CollectionReference: Query, @unchecked Sendable {
   /// Adds a document with a new random ID.
   ///
   /// - Returns: the new document's reference.
+  /// - Throws: `invalidArgument` for a collection made from an invalid path or data
+  ///   Firestore would refuse; and the errors of every write (see `Database`).
   @discardableResult
   public func addDocument(data: [String: Any]) throws -> DocumentReference {
     let reference = document()
@@ -101,6 +103,11 @@ public final class CollectionReference: Query, @unchecked Sendable {
     return reference
   }
 
+  /// Adds a document with a new random ID, committing off the concurrency pool.
+  ///
+  /// - Returns: the new document's reference.
+  /// - Throws: as `addDocument(data:)`: `invalidArgument` for an invalid path or data
+  ///   Firestore would refuse; and the errors of every write (see `Database`).
   @discardableResult
   public func addDocument(data: [String: Any]) async throws -> DocumentReference {
     let reference = document()
@@ -109,7 +116,7 @@ public final class CollectionReference: Query, @unchecked Sendable {
   }
 
   /// Adds a document with a new random ID, returning its reference at once and calling
-  /// `completion` with the outcome.
+  /// `completion` with `nil` or the error `addDocument(data:)` would throw.
   @discardableResult
   public func addDocument(
     data: [String: Any], isolation: isolated (any Actor)? = #isolation, completion: ((Error?) -> Void)?
@@ -121,6 +128,9 @@ public final class CollectionReference: Query, @unchecked Sendable {
 
   /// The IDs in this collection — its documents and the missing documents that have
   /// subcollections — as references, in ID order.
+  ///
+  /// - Throws: `invalidArgument` for a collection made from an invalid path; as every
+  ///   read, `failedPrecondition` (closed) or `dataLoss` (damaged file).
   public func listDocuments() throws -> [DocumentReference] {
     let path = try validPath()
     return try firestore.engine().read { try $0.documentIDs(inCollection: path) }

@@ -23,7 +23,8 @@ extension Database {
   ///   """)
   /// ```
   ///
-  /// - Throws: `invalidArgument` naming the entry that is not valid.
+  /// - Throws: `invalidArgument` naming the entry that is not valid (nothing is declared
+  ///   then); and the errors of every write (see `Database`).
   public func declareIndexes(json: String) throws {
     try engine().declareIndexes(IndexFile.parse(json))
   }
@@ -31,7 +32,8 @@ extension Database {
   /// Declares the indexes of a `firestore.indexes.json` file.
   ///
   /// - Throws: `notFound` for a missing file, `invalidArgument` for an invalid one (text
-  ///   that is not UTF-8 included, naming its line and byte offset).
+  ///   that is not UTF-8 included, naming its line and byte offset); and the errors of
+  ///   every write (see `Database`).
   public func declareIndexes(fromFile path: String) throws {
     guard let data = FileManager.default.contents(atPath: path) else {
       throw HearthError(.notFound, "Cannot read the index file \(path)")
@@ -67,13 +69,17 @@ extension Database {
   /// - Returns: the number of index entries removed.
   /// - Throws: `notFound` naming an index that is not declared (then nothing is
   ///   dropped); `invalidArgument` for invalid JSON or for `fieldOverrides`, which cannot
-  ///   be dropped (declare the override again with the indexes the field should keep).
+  ///   be dropped (declare the override again with the indexes the field should keep);
+  ///   and the errors of every write (see `Database`).
   @discardableResult
   public func dropIndexes(json: String) throws -> Int {
     try engine().dropIndexes(IndexFile.parse(json))
   }
 
-  /// The declared indexes, as a `firestore.indexes.json` text.
+  /// The declared indexes, as a `firestore.indexes.json` text (the automatic
+  /// single-field indexes are not listed).
+  ///
+  /// - Throws: as every read, `failedPrecondition` (closed) or `dataLoss` (damaged file).
   public func declaredIndexesJSON() throws -> String {
     try engine().declaredIndexes().serialized()
   }

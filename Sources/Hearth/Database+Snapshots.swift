@@ -22,6 +22,7 @@ public struct DamagedDocument: Sendable, Equatable, CustomStringConvertible {
   /// What is wrong with it (`its checksum is 0x… but its bytes sum to 0x…`).
   public var reason: String
 
+  /// `users/alice: its checksum is …`, as `check()` and the doc shell print it.
   public var description: String { "\(path): \(reason)" }
 
   /// The error reading `key` threw, without the path its message starts with.
@@ -46,7 +47,10 @@ extension Database {
   /// `directory` while the database stays in use (readers and writers, in this process
   /// and others, go on), with a `manifest.json` that `restore(from:to:)` checks.
   ///
-  /// - Throws: `alreadyExists` when `directory` exists and is not empty.
+  /// - Throws: `alreadyExists` when `directory` exists and is not empty;
+  ///   `permissionDenied` when it cannot be created; `resourceExhausted` when the disk is
+  ///   full; `failedPrecondition` when the database is closed; `dataLoss` when its file is
+  ///   damaged. A failed backup leaves nothing it created.
   @discardableResult
   public func backup(to directory: String) throws -> BackupManifest {
     try engine().backup(to: directory)
@@ -55,6 +59,9 @@ extension Database {
   /// Like `backup(to:)`, reporting progress (bytes copied, the database's size; the
   /// compacted copy may end smaller) as it goes. When `progress` throws, the backup
   /// stops with its error and leaves no copy.
+  ///
+  /// - Throws: what `progress` throws; and as `backup(to:)`: `alreadyExists`,
+  ///   `permissionDenied`, `resourceExhausted`, `failedPrecondition` or `dataLoss`.
   @discardableResult
   public func backup(to directory: String, progress: @escaping (Int, Int?) throws -> Void) throws -> BackupManifest {
     try engine().backup(to: directory, progress: progress)
@@ -64,11 +71,17 @@ extension Database {
   /// backup against its manifest. The replacement is atomic: a crash midway leaves the
   /// old database or the new one. `path` may be missing, empty, or a database directory.
   ///
-  /// - Parameter force: restore even while another process has the database open (it
-  ///   keeps its old copy until it reopens, and what it writes meanwhile is lost).
+  /// - Parameters:
+  ///   - backup: the directory `backup(to:)` wrote.
+  ///   - path: the database directory to replace or fill.
+  ///   - force: restore even while another process has the database open (it keeps its
+  ///     old copy until it reopens, and what it writes meanwhile is lost).
   /// - Throws: `failedPrecondition` while a process has the database open (this process
-  ///   always counts: close the `Database` first); `dataLoss` for a damaged backup;
-  ///   `invalidArgument` when `backup` is not a backup or `path` is not a database.
+  ///   always counts: close the `Database` first), or for a backup of another format;
+  ///   `notFound` when there is no `backup`; `dataLoss` for a damaged backup (its size,
+  ///   CRC-32 or document count differ from the manifest's); `invalidArgument` when
+  ///   `backup` is not a backup or `path` holds other files and no database;
+  ///   `permissionDenied` when `path` cannot be created or written.
   public static func restore(from backup: String, to path: String, force: Bool = false) throws {
     try DocumentStore.restore(from: backup, to: path, force: force)
   }
@@ -91,6 +104,11 @@ extension Database {
   ///
   /// Damage to the database's own structure (its B-tree pages) still stops the export;
   /// `check()` tells what is damaged.
+  ///
+  /// - Throws: `dataLoss` for a damaged document (without `skipDamaged`) or damaged
+  ///   pages; `invalidArgument` when `file` is a directory; `notFound`,
+  ///   `permissionDenied` or `resourceExhausted` (a full disk) when the file cannot be
+  ///   written; `failedPrecondition` when the database is closed.
   @discardableResult
   public func export(to file: String, skipDamaged: Bool = false) throws -> ExportSummary {
     try exporting(skipDamaged) { try engine().export(to: file, damaged: $0) }
@@ -98,6 +116,10 @@ extension Database {
 
   /// Like `export(to:skipDamaged:)`, reporting progress (documents written, total) as it
   /// goes. When `progress` throws, the export stops with its error and leaves no file.
+  ///
+  /// - Throws: what `progress` throws; and as `export(to:skipDamaged:)`: `dataLoss`,
+  ///   `invalidArgument`, `notFound`, `permissionDenied`, `resourceExhausted` or
+  ///   `failedPrecondition`.
   @discardableResult
   public func export(
     to file: String, skipDamaged: Bool = false, progress: @escaping (Int, Int?) throws -> Void
@@ -108,6 +130,10 @@ extension Database {
   /// Hands the export's lines (without line breaks), header first, to `write`: for
   /// streaming an export somewhere other than a file. `skipDamaged` as for
   /// `export(to:skipDamaged:)`.
+  ///
+  /// - Throws: what `write` or `progress` throws (the export stops there); `dataLoss`
+  ///   for a damaged document (without `skipDamaged`) or damaged pages;
+  ///   `failedPrecondition` when the database is closed.
   @discardableResult
   public func export(
     into write: (String) throws -> Void, skipDamaged: Bool = false, progress: ((Int, Int?) throws -> Void)? = nil
@@ -128,6 +154,11 @@ extension Database {
   /// times. The whole input is validated first: a bad line throws `invalidArgument`
   /// naming the line and the problem, and nothing is written. Index entries are built as
   /// the documents are written, in large atomic chunks.
+  ///
+  /// - Throws: `invalidArgument` as `FILE:LINE: problem` for the first bad line (nothing
+  ///   is written then); `notFound` or `permissionDenied` when `file` cannot be read;
+  ///   `failedPrecondition` when the database is closed or open read-only;
+  ///   `resourceExhausted` when the disk fills (the chunks already written stay).
   @discardableResult
   public func `import`(from file: String, mode: ImportMode = .merge) throws -> ImportSummary {
     ImportSummary(documents: try engine().importDocuments(from: file, mode: mode))
@@ -135,6 +166,10 @@ extension Database {
 
   /// Like `import(from:mode:)`, reporting progress (documents written, total) as it goes.
   /// An import is never left half done: what `progress` throws is ignored.
+  ///
+  /// - Throws: as `import(from:mode:)`: `invalidArgument` for a bad line (nothing is
+  ///   written), `notFound`, `permissionDenied`, `failedPrecondition` or
+  ///   `resourceExhausted`.
   @discardableResult
   public func `import`(from file: String, mode: ImportMode = .merge, progress: @escaping (Int, Int?) throws -> Void)
     throws
@@ -147,11 +182,15 @@ extension Database {
 /// What `check()` found: `ok` when nothing is wrong, otherwise one line per problem,
 /// naming the document path or the table involved.
 public struct CheckReport: Sendable, Equatable {
+  /// Whether no problem was found.
   public var ok: Bool
+  /// One line per problem, naming the document, the page or the table.
   public var problems: [String]
-  /// What was checked.
+  /// The documents checked.
   public var documents: Int
+  /// The index entries checked.
   public var indexEntries: Int
+  /// The collections checked.
   public var collections: Int
 }
 
@@ -160,12 +199,18 @@ extension Database {
   /// checksum, decodes and obeys the document rules; every document has each index entry
   /// its fields call for and the index holds no other; every collection is registered in
   /// its group and under its parent. Problems are reported, not thrown.
+  ///
+  /// - Throws: `failedPrecondition` when the database is closed (damage is reported, not
+  ///   thrown).
   public func check() throws -> CheckReport {
     try check(progress: nil)
   }
 
   /// Like `check()`, reporting progress (documents checked, total) as it goes. When
   /// `progress` throws, the check stops with its error.
+  ///
+  /// - Throws: what `progress` throws; and as `check()`: `failedPrecondition` when the
+  ///   database is closed.
   public func check(progress: ((Int, Int?) throws -> Void)?) throws -> CheckReport {
     CheckReport(try engine().check(progress: progress))
   }

@@ -42,6 +42,8 @@ extension Database {
   /// let stats = try db.stats()
   /// print("\(stats.documents) documents in \(stats.collections) collections, \(stats.bytes) bytes")
   /// ```
+  ///
+  /// - Throws: as every read, `failedPrecondition` (closed) or `dataLoss` (damaged file).
   public func stats() throws -> DatabaseStats {
     let statistics = try engine().statistics()
     return DatabaseStats(

@@ -12,6 +12,19 @@ import Synchronization
 /// `Database` (also spelled `Firestore`) is safe to use from any thread or task. Several
 /// `Database` objects, and several processes, may open one directory at once; each sees
 /// the others' commits.
+///
+/// ## Errors
+///
+/// Every error is a `HearthError` (Firebase's `FirestoreErrorCode`) with Firestore's code
+/// and a message that names the path, the field and the rule. Beside the codes each call
+/// lists under `- Throws:`, every read can fail with `failedPrecondition` once the
+/// database is closed and `dataLoss` when its file is damaged (restore a backup); every
+/// write also with `failedPrecondition` when the database is open read-only or the write
+/// was started inside a transaction's closure on the same thread, and with
+/// `resourceExhausted` when the disk is full. A write that fails writes nothing (a
+/// recursive delete or a large import, which commit in chunks, keep the chunks done). A
+/// database that could not be opened (`firestore()`, or settings assigned before first
+/// use) throws the reason from every operation.
 public final class Database: Sendable {
   /// The database directory (canonical, absolute, once opened).
   public let path: String
@@ -44,10 +57,14 @@ public final class Database: Sendable {
   }
 
   /// Opens the database in directory `path`, creating it when missing (unless
-  /// `settings.readOnly`).
+  /// `settings.readOnly`). Opening verifies the file's meta pages, and every page of a
+  /// file of up to 64 MiB, before trusting it.
   ///
-  /// - Throws: `notFound` (read-only, missing), `failedPrecondition` (newer format),
-  ///   `dataLoss` (not a database), `permissionDenied`.
+  /// - Throws: `notFound` for a read-only open of a missing database, or a directory
+  ///   without Hearth's tables; `permissionDenied` when this user may not read the
+  ///   directory or its files; `failedPrecondition` for another database format;
+  ///   `dataLoss` for an empty, truncated or damaged `data.mdb` (restore a backup);
+  ///   `resourceExhausted` when a new database does not fit on the disk.
   public convenience init(path: String, settings: Settings = Settings()) throws {
     try self.init(path: path, settings: settings.snapshot, removesDirectoryOnClose: false)
   }
@@ -76,7 +93,11 @@ public final class Database: Sendable {
     return try DocumentStore(path: path, options: options)
   }
 
-  /// A new database in a temporary directory, deleted by `close()` — for tests.
+  /// A new database in a temporary directory, deleted by `close()` (or when the object
+  /// goes away) — for tests and scratch work.
+  ///
+  /// - Throws: `permissionDenied` when the temporary directory cannot be written;
+  ///   `resourceExhausted` when its disk is full.
   public static func temporary(settings: Settings = Settings()) throws -> Database {
     let directory = FileManager.default.temporaryDirectory
       .appendingPathComponent("hearth-\(UUID().uuidString)").path
@@ -194,21 +215,33 @@ public final class Database: Sendable {
     Query(database: self, group: collectionID)
   }
 
+  /// A new batch: writes that `commit()` applies together, all or none.
   public func batch() -> WriteBatch { WriteBatch(database: self) }
 
   /// The root collections that hold documents (directly or below), by ID.
+  ///
+  /// - Throws: as every read, `failedPrecondition` (closed) or `dataLoss` (damaged file).
   public func listCollections() throws -> [CollectionReference] {
     try engine().read { try $0.collectionIDs(under: nil) }
       .map { CollectionReference(database: self, path: ResourcePath([$0])) }
   }
 
   /// Deletes the document and everything below it: its subcollections, their documents
-  /// and theirs. Large trees are deleted in several commits.
+  /// and theirs. Large trees are deleted in commits of 5,000 documents: as Firestore's, a
+  /// recursive delete is not atomic, and one that fails midway leaves what it had not
+  /// reached.
+  ///
+  /// - Throws: `invalidArgument` for a reference made from an invalid path; and the
+  ///   errors of every write (see `Database`).
   public func recursiveDelete(_ reference: DocumentReference) throws {
     try engine().deleteRecursively(document: try reference.validKey())
   }
 
-  /// Deletes every document of the collection and everything below them.
+  /// Deletes every document of the collection and everything below them, in commits of
+  /// 5,000 documents (not atomic, as in Firestore).
+  ///
+  /// - Throws: `invalidArgument` for a reference made from an invalid path; and the
+  ///   errors of every write (see `Database`).
   public func recursiveDelete(_ reference: CollectionReference) throws {
     try engine().deleteRecursively(collection: try reference.validPath())
   }
@@ -279,6 +312,8 @@ extension Database {
 /// Two `Database` objects are equal when they open the same database (the same path), as
 /// references from either name the same documents.
 extension Database: Hashable {
+  /// Whether `a` and `b` open the same database directory.
   public static func == (a: Database, b: Database) -> Bool { a === b || a.path == b.path }
+  /// Hashes the path, which `==` compares.
   public func hash(into hasher: inout Hasher) { hasher.combine(path) }
 }

@@ -5,7 +5,11 @@ import Synchronization
 /// Whether a snapshot holds writes not yet committed or data from a cache. Hearth's
 /// commits are durable when they return, so both are always false.
 public struct SnapshotMetadata: Sendable, Equatable {
+  /// Whether the snapshot shows local writes the server has not yet confirmed: never in
+  /// Hearth, whose writes return once committed.
   public let hasPendingWrites: Bool
+  /// Whether the snapshot came from a local cache rather than the server: never in
+  /// Hearth, which has no cache in front of its database.
   public let isFromCache: Bool
 
   static let committed = SnapshotMetadata(hasPendingWrites: false, isFromCache: false)
@@ -19,6 +23,7 @@ public struct SnapshotMetadata: Sendable, Equatable {
 ///
 /// `@unchecked Sendable`: immutable but for the decoded fields, which `decoded` guards.
 public class DocumentSnapshot: @unchecked Sendable {
+  /// The document this snapshot shows.
   public let reference: DocumentReference
   let document: EncodedDocument?
   private let decoded = Mutex<[String: Any]?>(nil)
@@ -28,8 +33,11 @@ public class DocumentSnapshot: @unchecked Sendable {
     self.document = document
   }
 
+  /// The document's ID, the last segment of its path.
   public var documentID: String { reference.documentID }
+  /// Whether the document existed when it was read.
   public var exists: Bool { document != nil }
+  /// Always committed data: no pending writes, never from a cache.
   public var metadata: SnapshotMetadata { .committed }
   /// When the document was created (beyond the mobile SDK); `nil` when missing.
   public var createTime: Timestamp? { document?.createTime }
@@ -56,7 +64,9 @@ public class DocumentSnapshot: @unchecked Sendable {
   /// `data()`: Hearth resolves server timestamps at commit, so every behaviour is the same.
   public func data(with serverTimestampBehavior: ServerTimestampBehavior) -> [String: Any]? { data() }
 
-  /// The value at a field path (a dotted `String` or a `FieldPath`), or `nil`.
+  /// The value at a field path (a dotted `String` or a `FieldPath`;
+  /// `FieldPath.documentID()` gives the document's ID), or `nil` when the document or
+  /// the field is missing.
   public func get(_ field: Any) -> Any? {
     guard var value: Any = data() else { return nil }
     let path: FieldPath
@@ -76,6 +86,7 @@ public class DocumentSnapshot: @unchecked Sendable {
     return value
   }
 
+  /// The value at a field path, as `get(_:)`: `snapshot["owner.name"]`.
   public subscript(key: Any) -> Any? { self.get(key) }
 }
 
@@ -85,8 +96,10 @@ public final class QueryDocumentSnapshot: DocumentSnapshot, @unchecked Sendable 
     super.init(reference: DocumentReference(database: database, key: document.key), document: document)
   }
 
+  /// The document's fields, never `nil`.
   public override func data() -> [String: Any] { super.data() ?? [:] }
 
+  /// `data()`: server timestamps are resolved at commit.
   public override func data(with serverTimestampBehavior: ServerTimestampBehavior) -> [String: Any] { data() }
 }
 
@@ -94,11 +107,16 @@ public final class QueryDocumentSnapshot: DocumentSnapshot, @unchecked Sendable 
 ///
 /// `@unchecked Sendable`: immutable after creation.
 public final class QuerySnapshot: @unchecked Sendable {
+  /// The query that gave these results.
   public let query: Query
+  /// The results, in query order.
   public let documents: [QueryDocumentSnapshot]
   private let changes: [DocumentChange]?
+  /// Always committed data: no pending writes, never from a cache.
   public var metadata: SnapshotMetadata { .committed }
+  /// The number of results.
   public var count: Int { documents.count }
+  /// Whether the query returned no document.
   public var isEmpty: Bool { documents.isEmpty }
 
   init(query: Query, documents: [QueryDocumentSnapshot], changes: [DocumentChange]? = nil) {
@@ -116,16 +134,23 @@ public final class QuerySnapshot: @unchecked Sendable {
       }
   }
 
+  /// `documentChanges`: metadata never changes on its own in Hearth, so there are no
+  /// metadata-only changes to include.
   public func documentChanges(includeMetadataChanges: Bool) -> [DocumentChange] { documentChanges }
 }
 
+/// How a document changed between two snapshots of a query.
 public enum DocumentChangeType: Sendable {
+  /// `added`: the document entered the results; `modified`: it stayed and its data
+  /// changed; `removed`: it left the results (deleted, or no longer matching).
   case added, modified, removed
 }
 
 /// One change between two snapshots of a query.
 public struct DocumentChange: Sendable {
+  /// Whether the document was added, modified or removed.
   public let type: DocumentChangeType
+  /// The document after the change (before it, for a removed one).
   public let document: QueryDocumentSnapshot
   /// The position before the change; `UInt(NSNotFound)` for an added document.
   public let oldIndex: UInt
@@ -144,10 +169,12 @@ private struct UncheckedFields: @unchecked Sendable {
 /// Snapshots are equal when they show the same version of the same document (or both
 /// show it missing), as Firebase compares them.
 extension DocumentSnapshot: Hashable {
+  /// Whether `a` and `b` show the same version of the same document.
   public static func == (a: DocumentSnapshot, b: DocumentSnapshot) -> Bool {
     a.reference == b.reference && a.document == b.document
   }
 
+  /// Hashes the reference and the update time.
   public func hash(into hasher: inout Hasher) {
     hasher.combine(reference)
     hasher.combine(updateTime)
@@ -156,10 +183,12 @@ extension DocumentSnapshot: Hashable {
 
 /// Query snapshots are equal when they hold the same documents for the same query.
 extension QuerySnapshot: Hashable {
+  /// Whether `a` and `b` hold the same documents for the same query.
   public static func == (a: QuerySnapshot, b: QuerySnapshot) -> Bool {
     a.query == b.query && a.documents == b.documents
   }
 
+  /// Hashes the query and the documents.
   public func hash(into hasher: inout Hasher) {
     hasher.combine(query)
     hasher.combine(documents)

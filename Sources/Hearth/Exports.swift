@@ -5,10 +5,18 @@ import HearthCore
 @_exported import struct Foundation.Data
 @_exported import struct Foundation.Date
 
-/// Hearth's value types, shared with the engine. Each behaves as its Firebase namesake.
+// Hearth's value types, shared with the engine. Each behaves as its Firebase namesake.
+
+/// A point in time to the nanosecond, as Firebase's `Timestamp` (stored to the
+/// microsecond, as in Firestore).
 public typealias Timestamp = HearthCore.Timestamp
+/// A latitude and longitude, as Firebase's `GeoPoint`.
 public typealias GeoPoint = HearthCore.GeoPoint
+/// A path to a field, segment by segment, for names that dotted strings cannot spell
+/// (`FieldPath(["a.b"])`), and `FieldPath.documentID()` for the document's ID.
 public typealias FieldPath = HearthCore.FieldPath
+/// The one error type of Hearth: Firestore's `code` and a message naming the path, the
+/// field and the rule.
 public typealias HearthError = HearthCore.HearthError
 
 /// Firebase's name for the database, so ported code keeps compiling.

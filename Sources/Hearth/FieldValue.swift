@@ -30,7 +30,10 @@ public struct FieldValue {
   /// Adds to the field: an integer sum saturates at Int64's bounds; a missing or
   /// non-numeric field becomes `n`.
   public static func increment(_ n: Int64) -> FieldValue { FieldValue(kind: .increment(.integer(n))) }
+  /// Adds the integer `n` to the field, as `increment(_:)` with an `Int64`.
   public static func increment(_ n: Int) -> FieldValue { FieldValue(kind: .increment(.integer(Int64(n)))) }
+  /// Adds the double `n` to the field: the sum is a double (a missing or non-numeric
+  /// field becomes `n`).
   public static func increment(_ n: Double) -> FieldValue { FieldValue(kind: .increment(.double(n))) }
 
   /// Appends each element not already in the array (a missing or non-array field
@@ -42,11 +45,16 @@ public struct FieldValue {
   /// Keeps the smaller of the field and `n` (a missing or non-numeric field becomes `n`;
   /// NaN wins).
   public static func minimum(_ n: Int64) -> FieldValue { FieldValue(kind: .minimum(.integer(n))) }
+  /// Keeps the smaller of the field and the integer `n`.
   public static func minimum(_ n: Int) -> FieldValue { FieldValue(kind: .minimum(.integer(Int64(n)))) }
+  /// Keeps the smaller of the field and the double `n`.
   public static func minimum(_ n: Double) -> FieldValue { FieldValue(kind: .minimum(.double(n))) }
-  /// Keeps the larger of the field and `n`.
+  /// Keeps the larger of the field and `n` (a missing or non-numeric field becomes `n`;
+  /// NaN wins).
   public static func maximum(_ n: Int64) -> FieldValue { FieldValue(kind: .maximum(.integer(n))) }
+  /// Keeps the larger of the field and the integer `n`.
   public static func maximum(_ n: Int) -> FieldValue { FieldValue(kind: .maximum(.integer(Int64(n)))) }
+  /// Keeps the larger of the field and the double `n`.
   public static func maximum(_ n: Double) -> FieldValue { FieldValue(kind: .maximum(.double(n))) }
 
   /// The name users wrote, for messages.
@@ -66,6 +74,7 @@ public struct FieldValue {
 /// Sentinels are equal when they do the same thing with the same operands (compared
 /// exactly: `increment(1)` differs from `increment(1.0)`), as Firebase compares them.
 extension FieldValue: Hashable {
+  /// Whether `a` and `b` do the same thing with identical operands.
   public static func == (a: FieldValue, b: FieldValue) -> Bool {
     switch (a.kind, b.kind) {
     case (.delete, .delete), (.serverTimestamp, .serverTimestamp): true
@@ -78,6 +87,7 @@ extension FieldValue: Hashable {
     }
   }
 
+  /// Hashes the operation and its number operand (array operands by count).
   public func hash(into hasher: inout Hasher) {
     switch kind {
     case .delete: hasher.combine(0)

@@ -5,82 +5,110 @@ import HearthCore
 extension Query {
   // MARK: - Filters (a String field path)
 
+  /// Documents whose `field` equals `value`, by Firestore's value equality (`3 == 3.0`).
   public func whereField(_ field: String, isEqualTo value: Any) -> Query {
     whereFilter(.whereField(field, isEqualTo: value))
   }
+  /// Documents whose `field` exists, is not null and differs from `value`.
   public func whereField(_ field: String, isNotEqualTo value: Any) -> Query {
     whereFilter(.whereField(field, isNotEqualTo: value))
   }
+  /// Documents whose `field` is less than `value`, compared within `value`'s type (numbers
+  /// with numbers, strings with strings, …).
   public func whereField(_ field: String, isLessThan value: Any) -> Query {
     whereFilter(.whereField(field, isLessThan: value))
   }
+  /// Documents whose `field` is less than or equal to `value`, within `value`'s type.
   public func whereField(_ field: String, isLessThanOrEqualTo value: Any) -> Query {
     whereFilter(.whereField(field, isLessThanOrEqualTo: value))
   }
+  /// Documents whose `field` is greater than `value`, within `value`'s type.
   public func whereField(_ field: String, isGreaterThan value: Any) -> Query {
     whereFilter(.whereField(field, isGreaterThan: value))
   }
+  /// Documents whose `field` is greater than or equal to `value`, within `value`'s type.
   public func whereField(_ field: String, isGreaterThanOrEqualTo value: Any) -> Query {
     whereFilter(.whereField(field, isGreaterThanOrEqualTo: value))
   }
+  /// Documents whose `field` is an array holding `value`.
   public func whereField(_ field: String, arrayContains value: Any) -> Query {
     whereFilter(.whereField(field, arrayContains: value))
   }
+  /// Documents whose `field` is an array holding one of `values` (at most 30).
   public func whereField(_ field: String, arrayContainsAny values: [Any]) -> Query {
     whereFilter(.whereField(field, arrayContainsAny: values))
   }
+  /// Documents whose `field` equals one of `values` (at most 30).
   public func whereField(_ field: String, in values: [Any]) -> Query { whereFilter(.whereField(field, in: values)) }
+  /// Documents whose `field` exists, is not null and equals none of `values` (at most 10).
   public func whereField(_ field: String, notIn values: [Any]) -> Query {
     whereFilter(.whereField(field, notIn: values))
   }
 
   // MARK: - Filters (a FieldPath)
 
+  /// Documents whose `path` equals `value`, by Firestore's value equality (`3 == 3.0`).
   public func whereField(_ path: FieldPath, isEqualTo value: Any) -> Query {
     whereFilter(.whereField(path, isEqualTo: value))
   }
+  /// Documents whose `path` exists, is not null and differs from `value`.
   public func whereField(_ path: FieldPath, isNotEqualTo value: Any) -> Query {
     whereFilter(.whereField(path, isNotEqualTo: value))
   }
+  /// Documents whose `path` is less than `value`, compared within `value`'s type (numbers
+  /// with numbers, strings with strings, …).
   public func whereField(_ path: FieldPath, isLessThan value: Any) -> Query {
     whereFilter(.whereField(path, isLessThan: value))
   }
+  /// Documents whose `path` is less than or equal to `value`, within `value`'s type.
   public func whereField(_ path: FieldPath, isLessThanOrEqualTo value: Any) -> Query {
     whereFilter(.whereField(path, isLessThanOrEqualTo: value))
   }
+  /// Documents whose `path` is greater than `value`, within `value`'s type.
   public func whereField(_ path: FieldPath, isGreaterThan value: Any) -> Query {
     whereFilter(.whereField(path, isGreaterThan: value))
   }
+  /// Documents whose `path` is greater than or equal to `value`, within `value`'s type.
   public func whereField(_ path: FieldPath, isGreaterThanOrEqualTo value: Any) -> Query {
     whereFilter(.whereField(path, isGreaterThanOrEqualTo: value))
   }
+  /// Documents whose `path` is an array holding `value`.
   public func whereField(_ path: FieldPath, arrayContains value: Any) -> Query {
     whereFilter(.whereField(path, arrayContains: value))
   }
+  /// Documents whose `path` is an array holding one of `values` (at most 30).
   public func whereField(_ path: FieldPath, arrayContainsAny values: [Any]) -> Query {
     whereFilter(.whereField(path, arrayContainsAny: values))
   }
+  /// Documents whose `path` equals one of `values` (at most 30).
   public func whereField(_ path: FieldPath, in values: [Any]) -> Query { whereFilter(.whereField(path, in: values)) }
+  /// Documents whose `path` exists, is not null and equals none of `values` (at most 10).
   public func whereField(_ path: FieldPath, notIn values: [Any]) -> Query {
     whereFilter(.whereField(path, notIn: values))
   }
 
-  /// Adds a filter, which may be an AND or OR of others.
+  /// Adds a filter, which may be an AND or OR of others (`Filter.andFilter`,
+  /// `Filter.orFilter`); an OR may expand to at most 30 disjunctions.
   public func whereFilter(_ filter: Filter) -> Query {
     adding { model in try model.add(try resolve(filter, in: model)) }
   }
 
   // MARK: - Order and limits
 
+  /// Orders the results by a field (a dotted path), after the order-bys already given.
+  /// Documents without the field are left out, as in Firestore; ties are ordered by
+  /// document ID.
   public func order(by field: String, descending: Bool = false) -> Query {
     adding { model in try model.add(OrderBy(field: try fieldPath(.dotted(field)), descending: descending)) }
   }
 
+  /// Orders the results by a field path (`FieldPath.documentID()` for the document ID,
+  /// which must come last).
   public func order(by path: FieldPath, descending: Bool = false) -> Query {
     adding { model in try model.add(OrderBy(field: try fieldPath(.path(path)), descending: descending)) }
   }
 
-  /// The first `n` results.
+  /// The first `n` results (`n` must be positive).
   public func limit(to n: Int) -> Query { adding { try $0.setLimit(n, .first) } }
 
   /// The last `n` results, still in query order. Needs an `order(by:)`.
@@ -88,18 +116,26 @@ extension Query {
 
   // MARK: - Cursors
 
-  /// Starts at the position given by values of the order-by fields (a prefix of them).
+  /// Starts at the position given by values of the order-by fields (a prefix of them, in
+  /// their order), including documents at that position.
   public func start(at values: [Any]) -> Query { cursor(values, "start(at:)", start: true, inclusive: true) }
+  /// Starts after the position given by values of the order-by fields.
   public func start(after values: [Any]) -> Query { cursor(values, "start(after:)", start: true, inclusive: false) }
+  /// Ends at the position given by values of the order-by fields, including it.
   public func end(at values: [Any]) -> Query { cursor(values, "end(at:)", start: false, inclusive: true) }
+  /// Ends before the position given by values of the order-by fields.
   public func end(before values: [Any]) -> Query { cursor(values, "end(before:)", start: false, inclusive: false) }
 
   /// Starts at a document's position: its values of every order-by field and its ID.
+  /// The snapshot must exist and hold every order-by field.
   public func start(atDocument document: DocumentSnapshot) -> Query { cursor(document, start: true, inclusive: true) }
+  /// Starts after a document's position, as in paging from the last document read.
   public func start(afterDocument document: DocumentSnapshot) -> Query {
     cursor(document, start: true, inclusive: false)
   }
+  /// Ends at a document's position, including it.
   public func end(atDocument document: DocumentSnapshot) -> Query { cursor(document, start: false, inclusive: true) }
+  /// Ends before a document's position.
   public func end(beforeDocument document: DocumentSnapshot) -> Query {
     cursor(document, start: false, inclusive: false)
   }

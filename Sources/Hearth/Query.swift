@@ -17,6 +17,7 @@ import HearthCore
 ///
 /// `@unchecked Sendable`: a query is immutable; subclasses add only immutable state.
 public class Query: @unchecked Sendable {
+  /// The database the query reads.
   public let firestore: Database
   let model: QueryModel
   /// The first rule this query broke while it was built.
@@ -81,10 +82,13 @@ public class Query: @unchecked Sendable {
 
   // MARK: - Running
 
-  /// Runs the query.
+  /// Runs the query on one consistent snapshot and returns its results in query order.
   ///
-  /// - Throws: `invalidArgument` for a query that breaks Firestore's rules; `dataLoss` for
-  ///   a damaged document.
+  /// - Throws: `invalidArgument` for a query that breaks Firestore's rules (the first
+  ///   rule a building step broke, in Firestore's words); `failedPrecondition` when
+  ///   `Settings.requireIndexes` is on and the query needs a composite index that is not
+  ///   declared (the message holds the index's JSON), or when the database is closed;
+  ///   `dataLoss` for a damaged document.
   public func getDocuments() throws -> QuerySnapshot {
     let model = try runnableModel()
     let require = firestore.requireIndexes
@@ -93,19 +97,30 @@ public class Query: @unchecked Sendable {
       query: self, documents: result.documents.map { QueryDocumentSnapshot(database: firestore, document: $0) })
   }
 
+  /// Runs the query off the concurrency pool.
+  ///
+  /// - Throws: as `getDocuments()`: `invalidArgument` for a query that breaks
+  ///   Firestore's rules; `failedPrecondition` for an undeclared index under
+  ///   `requireIndexes`, or a closed database; `dataLoss` for a damaged document.
   @discardableResult
   public func getDocuments() async throws -> QuerySnapshot {
     try await firestore.offload { try self.getDocuments() }
   }
 
+  /// Runs the query now, then calls `completion` with the snapshot or the error
+  /// `getDocuments()` would throw.
   public func getDocuments(
     isolation: isolated (any Actor)? = #isolation, completion: @escaping (QuerySnapshot?, Error?) -> Void
   ) {
     firestore.complete(isolation, completion) { try getDocuments() }
   }
 
-  /// Runs the query and reports how: the plan (index or scan, key ranges) and what it
-  /// read and returned.
+  /// Runs the query and reports how (beyond Firestore): the plan (index or scan, key
+  /// ranges) and what it read and returned.
+  ///
+  /// - Throws: as `getDocuments()`: `invalidArgument` for a query that breaks
+  ///   Firestore's rules; `failedPrecondition` for an undeclared index under
+  ///   `requireIndexes`, or a closed database; `dataLoss` for a damaged document.
   public func explain() throws -> QueryExplanation {
     let model = try runnableModel()
     let require = firestore.requireIndexes
@@ -122,10 +137,14 @@ public class Query: @unchecked Sendable {
 public struct QueryExplanation: Sendable, CustomStringConvertible {
   /// Human-readable: the index or scan used and the key ranges read.
   public var plan: String
+  /// Index entries the query walked.
   public var indexEntriesRead: Int
+  /// Documents it loaded to check or return (results included).
   public var documentsRead: Int
+  /// Documents in the results.
   public var resultsReturned: Int
 
+  /// The plan and the counts on one line.
   public var description: String {
     "\(plan): \(indexEntriesRead) index entries and \(documentsRead) documents read, \(resultsReturned) returned"
   }
@@ -134,10 +153,12 @@ public struct QueryExplanation: Sendable, CustomStringConvertible {
 /// Queries are equal when they are the same query on the same database (Firebase's
 /// `isEqual`): same target, filters, order-bys, limit and cursors, values compared exactly.
 extension Query: Hashable {
+  /// Whether `a` and `b` are the same query on the same database.
   public static func == (a: Query, b: Query) -> Bool {
     a === b || (a.firestore == b.firestore && a.model == b.model && (a.problem == nil) == (b.problem == nil))
   }
 
+  /// Hashes what `==` compares.
   public func hash(into hasher: inout Hasher) {
     hasher.combine(firestore)
     hasher.combine(model.target)

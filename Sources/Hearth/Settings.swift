@@ -49,6 +49,8 @@ public final class Settings: Sendable, CustomStringConvertible {
 
   private let values: Mutex<Values>
 
+  /// The defaults: `Durability.full`, the main queue, read-write, queries without
+  /// declared indexes allowed.
   public init() { values = Mutex(Values()) }
 
   init(_ values: Values) { self.values = Mutex(values) }
@@ -61,6 +63,8 @@ public final class Settings: Sendable, CustomStringConvertible {
     set { values.withLock { $0[keyPath: key] = newValue } }
   }
 
+  /// Whether each commit is synced to disk before it returns (`.full`, the default) or
+  /// left to the operating system (`.relaxed`).
   public var durability: Durability {
     get { self[\.durability] }
     set { self[\.durability] = newValue }
@@ -147,6 +151,8 @@ public final class Settings: Sendable, CustomStringConvertible {
     set { self[\.cacheSizeBytes] = newValue }
   }
 
+  /// The values Hearth acts on, for logs (Firebase's settings that change nothing left
+  /// out).
   public var description: String {
     let values = snapshot
     return

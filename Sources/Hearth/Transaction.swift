@@ -21,12 +21,14 @@ public final class Transaction {
     self.reader = reader
   }
 
-  /// Reads a document.
+  /// Reads a document in the transaction's snapshot.
   ///
   /// - Throws: `invalidArgument` after a write in this transaction (reads come first).
   ///   The transaction then fails with that error even if the closure catches it and
   ///   goes on, as Firestore's SDKs fail it ("even if the error is not bubbled up"), so
-  ///   that writes planned on a read that never happened are not committed.
+  ///   that writes planned on a read that never happened are not committed. Also
+  ///   `invalidArgument` for an invalid path or a reference from another database, and
+  ///   `dataLoss` for a document whose stored bytes are damaged.
   public func getDocument(_ document: DocumentReference) throws -> DocumentSnapshot {
     guard writes.isEmpty && firstError == nil else {
       let error = HearthError(
@@ -56,32 +58,43 @@ public final class Transaction {
     return self
   }
 
+  /// Replaces the document with `data` when the transaction commits. Like every write
+  /// here, it never throws: invalid data makes `runTransaction` throw, writing nothing.
   @discardableResult
   public func setData(_ data: [String: Any], forDocument document: DocumentReference) -> Transaction {
     record(document) { try document.reader.set(data) }
   }
 
+  /// Merges `data` into the document (`merge: true`) or replaces it, when the
+  /// transaction commits.
   @discardableResult
   public func setData(_ data: [String: Any], forDocument document: DocumentReference, merge: Bool) -> Transaction {
     record(document) { merge ? try document.reader.merge(data) : try document.reader.set(data) }
   }
 
+  /// Writes only the listed field paths of `data` when the transaction commits.
   @discardableResult
   public func setData(_ data: [String: Any], forDocument document: DocumentReference, mergeFields: [Any]) -> Transaction
   {
     record(document) { try document.reader.merge(data, fields: mergeFields) }
   }
 
+  /// Updates fields by path when the transaction commits. Updating a document this
+  /// transaction read as missing (or deleted) makes it fail with `invalidArgument`, as in
+  /// Firestore; one that is missing at the commit, with `notFound`.
   @discardableResult
   public func updateData(_ fields: [AnyHashable: Any], forDocument document: DocumentReference) -> Transaction {
     record(document) { try document.reader.update(fields) }
   }
 
+  /// Creates the document when the transaction commits, which then fails with
+  /// `alreadyExists` if it exists.
   @discardableResult
   public func create(_ data: [String: Any], forDocument document: DocumentReference) -> Transaction {
     record(document) { try document.reader.create(data) }
   }
 
+  /// Deletes the document (not its subcollections) when the transaction commits.
   @discardableResult
   public func deleteDocument(_ document: DocumentReference) -> Transaction {
     record(document) { Write(key: try document.validKey(), kind: .delete) }
@@ -102,12 +115,25 @@ extension Database {
   /// The result may be dropped: a one-line closure that only writes
   /// (`{ $0.setData(data, forDocument: ref) }`) returns the `Transaction`, which no one
   /// wants.
+  ///
+  /// A plain write through a `DocumentReference` or `WriteBatch` inside `body`, on the
+  /// same thread, fails with `failedPrecondition`: write through the `Transaction`.
+  ///
+  /// - Throws: what `body` throws; the first error a write met (`invalidArgument` for
+  ///   invalid data, another database's reference, or a read after a write, even if
+  ///   `body` caught it); `notFound` for an update of a missing document, `alreadyExists`
+  ///   for a `create` of an existing one; and the errors of every write (see `Database`).
+  ///   Nothing is written then.
   @discardableResult
   public func runTransaction<T>(_ body: (Transaction) throws -> T) throws -> T {
     try transact(body)
   }
 
   /// The `async` form: `body` runs synchronously inside the write transaction.
+  ///
+  /// - Throws: as the synchronous form: what `body` throws, or the first error a write
+  ///   met (`invalidArgument`, `notFound`, `alreadyExists`); and the errors of every
+  ///   write (see `Database`).
   @discardableResult
   public func runTransaction<T>(_ body: (Transaction) throws -> T) async throws -> T {
     try transact(body)
@@ -118,11 +144,19 @@ extension Database {
   /// the one statement of a `Void` closure (`expect { try db.runTransaction { $0… } }`):
   /// `T` would be `Void` from there and `Transaction` from the closure. Firebase's block
   /// returns `Any?`, which is why the same line compiles there.
+  ///
+  /// - Throws: as the generic form: what `body` throws, or the first error a write met
+  ///   (`invalidArgument`, `notFound`, `alreadyExists`); and the errors of every write
+  ///   (see `Database`).
   public func runTransaction(_ body: (Transaction) throws -> Void) throws {
     try transact(body)
   }
 
   /// The `async` form of the `Void` closure's.
+  ///
+  /// - Throws: as the generic form: what `body` throws, or the first error a write met
+  ///   (`invalidArgument`, `notFound`, `alreadyExists`); and the errors of every write
+  ///   (see `Database`).
   public func runTransaction(_ body: (Transaction) throws -> Void) async throws {
     try transact(body)
   }
@@ -137,11 +171,17 @@ extension Database {
 
   /// Firebase's form: the block reports failure through `errorPointer` (and the result
   /// is then ignored) or returns a result, which may be dropped.
+  ///
+  /// - Throws: the error the block set (nothing is written then), or the first error a
+  ///   write met (`invalidArgument`, `notFound`, `alreadyExists`); and the errors of
+  ///   every write (see `Database`).
   @discardableResult
   public func runTransaction(_ updateBlock: @escaping (Transaction, NSErrorPointer) -> Any?) async throws -> Any? {
     try runFirebaseTransaction(updateBlock)
   }
 
+  /// Firebase's completion form: runs the transaction now, then calls `completion` with
+  /// the block's result or the error the `async` form would throw.
   public func runTransaction(
     _ updateBlock: @escaping (Transaction, NSErrorPointer) -> Any?, isolation: isolated (any Actor)? = #isolation,
     completion: @escaping (Any?, Error?) -> Void

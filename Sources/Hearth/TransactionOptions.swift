@@ -10,18 +10,22 @@ public final class TransactionOptions: NSObject, NSCopying, @unchecked Sendable 
   /// How many times Firestore may try to commit: 1 to `Int32.max` (default 5).
   public var maxAttempts = 5
 
+  /// Options with Firebase's defaults (`maxAttempts` 5).
   public override init() {}
 
+  /// A new options object with the same `maxAttempts`.
   public func copy(with zone: NSZone? = nil) -> Any {
     let copy = TransactionOptions()
     copy.maxAttempts = maxAttempts
     return copy
   }
 
+  /// Whether `object` is options with the same `maxAttempts`.
   public override func isEqual(_ object: Any?) -> Bool {
     (object as? TransactionOptions)?.maxAttempts == maxAttempts
   }
 
+  /// `maxAttempts`, which `isEqual(_:)` compares.
   public override var hash: Int { maxAttempts }
 
   /// - Throws: `invalidArgument` when `maxAttempts` is out of range (Firebase raises when
@@ -36,7 +40,9 @@ public final class TransactionOptions: NSObject, NSCopying, @unchecked Sendable 
 }
 
 extension Database {
-  /// Firebase's form with options (Firebase has no `async` import of it).
+  /// Firebase's form with options (Firebase has no `async` import of it). `completion`
+  /// gets `invalidArgument` for a `maxAttempts` out of range, without running the block,
+  /// and otherwise the outcome of `runTransaction(_:completion:)`.
   public func runTransaction(
     with options: TransactionOptions?, block updateBlock: @escaping (Transaction, NSErrorPointer) -> Any?,
     isolation: isolated (any Actor)? = #isolation, completion: @escaping (Any?, Error?) -> Void

@@ -77,12 +77,16 @@ extension Database {
 
     private var strategies = Strategies()
 
+    /// A decoder with Firebase's defaults for Firestore.
     public init() {}
 
     /// Decodes a document's fields as `type`.
     ///
-    /// - Parameter reference: the document the data came from: it fills `@DocumentID`
-    ///   properties and is named in error messages.
+    /// - Parameters:
+    ///   - type: the type to decode.
+    ///   - data: the fields, as `DocumentSnapshot.data()` returns them.
+    ///   - reference: the document the data came from: it fills `@DocumentID`
+    ///     properties and is named in error messages.
     /// - Throws: `DecodingError` (`keyNotFound`, `typeMismatch`, `valueNotFound`,
     ///   `dataCorrupted`) naming the document and the field.
     public func decode<T: Decodable>(

@@ -64,6 +64,7 @@ extension Database {
 
     private var strategies = Strategies()
 
+    /// An encoder with Firebase's defaults for Firestore (and `.allow` for NaN).
     public init() {}
 
     /// Encodes `value` as a document's fields.

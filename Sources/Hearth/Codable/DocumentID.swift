@@ -5,14 +5,23 @@ import HearthCore
 /// `DocumentReference` (the whole reference).
 public protocol DocumentIDWrappable {
   /// The value for the document at `documentReference`.
+  ///
+  /// - Throws: whatever a conforming type cannot make of the reference; `String` and
+  ///   `DocumentReference` never throw.
   static func wrap(_ documentReference: DocumentReference) throws -> Self
 }
 
 extension String: DocumentIDWrappable {
+  /// The document's ID.
+  ///
+  /// - Throws: never.
   public static func wrap(_ documentReference: DocumentReference) throws -> String { documentReference.documentID }
 }
 
 extension DocumentReference: DocumentIDWrappable {
+  /// The document's reference itself.
+  ///
+  /// - Throws: never.
   public static func wrap(_ documentReference: DocumentReference) throws -> DocumentReference { documentReference }
 }
 
@@ -42,8 +51,11 @@ extension DocumentReference: DocumentIDWrappable {
 ///   decoded from a cache.
 @propertyWrapper
 public struct DocumentID<Value: DocumentIDWrappable> {
+  /// The document's ID (or reference), filled when the document is read; writing
+  /// ignores it.
   public var wrappedValue: Value?
 
+  /// A property holding `value`, which writing ignores.
   public init(wrappedValue value: Value?) {
     self.wrappedValue = value
   }
@@ -88,6 +100,9 @@ extension DocumentID: Codable {
   /// `@inlinable`, as the `KeyedDecodingContainer.decode(_:forKey:)` overload below, so
   /// that the model's module specializes both for its `Value`: unspecialized, their
   /// generic metadata lookups cost more than the rest of a `@DocumentID`.
+  ///
+  /// - Throws: `DecodingError.valueNotFound` from Hearth's decoder when it was given no
+  ///   reference (`Database.Decoder.decode(_:from:in:)` without `in:`).
   @inlinable
   public init(from decoder: any Decoder) throws {
     try self.init(DocumentReferenceRequest(from: decoder))
@@ -95,6 +110,8 @@ extension DocumentID: Codable {
 
   /// Reached only when a `@DocumentID` value is encoded on its own (in an array, say),
   /// not as a property: there it has no meaning, so it throws.
+  ///
+  /// - Throws: `EncodingError.invalidValue`, always.
   public func encode(to encoder: any Encoder) throws {
     throw EncodingError.invalidValue(
       self,
@@ -108,6 +125,8 @@ extension DocumentID: Codable {
 extension KeyedEncodingContainer {
   /// Skips `@DocumentID` properties: the document's ID is its name, never a field.
   /// Synthesized `encode(to:)` calls this overload with any encoder.
+  ///
+  /// - Throws: never.
   public mutating func encode<Value>(_ value: DocumentID<Value>, forKey key: Key) throws {}
 }
 
@@ -137,6 +156,9 @@ extension KeyedDecodingContainer {
   /// its context without looking the key up or making a decoder; another decoder gives
   /// one only when the key holds a value (taking the reference from its `userInfo`, as
   /// `DocumentID.init(from:)` would), and otherwise the super-decoder is used as before.
+  ///
+  /// - Throws: `DecodingError.valueNotFound` from Hearth's decoder when it was given no
+  ///   reference.
   @inlinable
   public func decode<Value>(_ type: DocumentID<Value>.Type, forKey key: Key) throws -> DocumentID<Value> {
     if let request = try? decodeIfPresent(DocumentReferenceRequest.self, forKey: key) {

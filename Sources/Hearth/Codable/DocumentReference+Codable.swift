@@ -60,12 +60,18 @@ extension DocumentReference {
   ///
   /// - Throws: `DecodingError.valueNotFound` ("Document users/bob does not exist") for a
   ///   missing document unless `type` is optional; `DecodingError` naming the document
-  ///   and the field when the data does not fit `type`.
+  ///   and the field when the data does not fit `type`; as `getDocument()`,
+  ///   `invalidArgument` for an invalid path, `failedPrecondition` when the database is
+  ///   closed, `dataLoss` for damaged bytes.
   public func getDocument<T: Decodable>(as type: T.Type, decoder: Database.Decoder = .init()) throws -> T {
     try getDocument().data(as: type, decoder: decoder)
   }
 
   /// The `async` form: reads off the concurrency pool, decodes where it is called.
+  ///
+  /// - Throws: as `getDocument(as:decoder:)`: `DecodingError` for a missing document
+  ///   (unless `type` is optional) or data that does not fit; `invalidArgument`,
+  ///   `failedPrecondition` or `dataLoss` from the read.
   public func getDocument<T: Decodable>(as type: T.Type, decoder: Database.Decoder = .init()) async throws -> T {
     try await getDocument().data(as: type, decoder: decoder)
   }

@@ -18,8 +18,10 @@ import Foundation
 /// `KeyedDecodingContainer.decode(_:forKey:)` overload below fixes that for every decoder.
 @propertyWrapper
 public struct ExplicitNull<Value> {
+  /// The value, or `nil` to have null written.
   public var wrappedValue: Value?
 
+  /// A property holding `value` (`nil`: null, when written).
   public init(wrappedValue value: Value?) {
     self.wrappedValue = value
   }
@@ -34,6 +36,9 @@ extension ExplicitNull: NilWhenMissing {
 }
 
 extension ExplicitNull: Encodable where Value: Encodable {
+  /// Writes the value, or null for `nil`.
+  ///
+  /// - Throws: what the value's own `encode(to:)` (or the encoder) throws.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.singleValueContainer()
     if let wrappedValue {
@@ -45,6 +50,10 @@ extension ExplicitNull: Encodable where Value: Encodable {
 }
 
 extension ExplicitNull: Decodable where Value: Decodable {
+  /// Reads null as `nil`, anything else as `Value`.
+  ///
+  /// - Throws: what decoding `Value` throws (`DecodingError.typeMismatch` when the field
+  ///   holds another type).
   public init(from decoder: any Decoder) throws {
     let container = try decoder.singleValueContainer()
     wrappedValue = container.decodeNil() ? nil : try container.decode(Value.self)
@@ -53,6 +62,8 @@ extension ExplicitNull: Decodable where Value: Decodable {
 
 extension KeyedDecodingContainer {
   /// Reads a missing `@ExplicitNull` field as `nil` instead of throwing `keyNotFound`.
+  ///
+  /// - Throws: what `ExplicitNull.init(from:)` throws for a field that is there.
   public func decode<Value: Decodable>(
     _ type: ExplicitNull<Value>.Type, forKey key: Key
   ) throws -> ExplicitNull<Value> {

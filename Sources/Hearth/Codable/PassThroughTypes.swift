@@ -9,6 +9,9 @@ import Foundation
 
 extension DocumentReference: Codable {
   /// Only Hearth's decoder can make a reference, since a reference belongs to a database.
+  ///
+  /// - Throws: `DecodingError.typeMismatch` from another decoder; `DecodingError` for a
+  ///   field that holds no reference.
   public convenience init(from decoder: any Decoder) throws {
     if let decoder = decoder as? DecoderImpl {
       let reference = try decoder.context.documentReference(decoder.value, at: decoder.node)
@@ -22,6 +25,9 @@ extension DocumentReference: Codable {
     }
   }
 
+  /// Only Hearth's encoder can write a reference, which it stores as one.
+  ///
+  /// - Throws: `EncodingError.invalidValue` from another encoder.
   public func encode(to encoder: any Encoder) throws {
     guard let encoder = encoder as? EncoderImpl else {
       throw EncodingError.invalidValue(
@@ -37,6 +43,8 @@ extension DocumentReference: Codable {
 extension FieldValue: Encodable {
   /// Only Hearth's encoder can write a sentinel: it is an instruction to the database,
   /// not a value.
+  ///
+  /// - Throws: `EncodingError.invalidValue` from another encoder.
   public func encode(to encoder: any Encoder) throws {
     guard let encoder = encoder as? EncoderImpl else {
       throw EncodingError.invalidValue(

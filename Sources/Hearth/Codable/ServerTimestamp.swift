@@ -3,18 +3,37 @@ import Foundation
 /// A type that `@ServerTimestamp` can hold: `Date` or `Timestamp`.
 public protocol ServerTimestampWrappable {
   /// The value for a stored timestamp.
+  ///
+  /// - Throws: whatever a conforming type cannot make of the timestamp; `Date` and
+  ///   `Timestamp` never throw.
   static func wrap(_ timestamp: Timestamp) throws -> Self
   /// The timestamp to store for a value.
+  ///
+  /// - Throws: whatever a conforming type cannot store; `Date` and `Timestamp` never
+  ///   throw.
   static func unwrap(_ value: Self) throws -> Timestamp
 }
 
 extension Date: ServerTimestampWrappable {
+  /// The timestamp's date.
+  ///
+  /// - Throws: never.
   public static func wrap(_ timestamp: Timestamp) throws -> Date { timestamp.dateValue() }
+  /// The date's timestamp, its fraction cut to nanoseconds as Firebase's
+  /// `Timestamp(date:)` does.
+  ///
+  /// - Throws: never.
   public static func unwrap(_ value: Date) throws -> Timestamp { Timestamp(date: value) }
 }
 
 extension Timestamp: ServerTimestampWrappable {
+  /// The timestamp itself.
+  ///
+  /// - Throws: never.
   public static func wrap(_ timestamp: Timestamp) throws -> Timestamp { timestamp }
+  /// The timestamp itself.
+  ///
+  /// - Throws: never.
   public static func unwrap(_ value: Timestamp) throws -> Timestamp { value }
 }
 
@@ -38,8 +57,10 @@ extension Timestamp: ServerTimestampWrappable {
 /// decoder, since synthesized `init(from:)` calls it.
 @propertyWrapper
 public struct ServerTimestamp<Value: ServerTimestampWrappable> {
+  /// The stored time, or `nil` to have the commit's time written.
   public var wrappedValue: Value?
 
+  /// A property holding `value` (`nil`: the commit's time, when written).
   public init(wrappedValue value: Value?) {
     self.wrappedValue = value
   }
@@ -55,6 +76,9 @@ extension ServerTimestamp: NilWhenMissing {
 
 extension ServerTimestamp: Codable {
   /// Null reads as `nil`; otherwise a timestamp (Hearth's decoder also takes a `Date`).
+  ///
+  /// - Throws: `DecodingError` for a value that is not a timestamp; what `Value.wrap(_:)`
+  ///   throws.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.singleValueContainer()
     if container.decodeNil() {
@@ -65,6 +89,9 @@ extension ServerTimestamp: Codable {
   }
 
   /// `nil` writes `FieldValue.serverTimestamp()`, which only Hearth's encoder can write.
+  ///
+  /// - Throws: `EncodingError.invalidValue` for a `nil` value with another encoder;
+  ///   what `Value.unwrap(_:)` or the encoder throws.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.singleValueContainer()
     if let wrappedValue {
@@ -77,6 +104,8 @@ extension ServerTimestamp: Codable {
 
 extension KeyedDecodingContainer {
   /// Reads a missing `@ServerTimestamp` field as `nil` instead of throwing `keyNotFound`.
+  ///
+  /// - Throws: what `ServerTimestamp.init(from:)` throws for a field that is there.
   public func decode<Value>(_ type: ServerTimestamp<Value>.Type, forKey key: Key) throws -> ServerTimestamp<Value> {
     try decodeIfPresent(type, forKey: key) ?? ServerTimestamp(wrappedValue: nil)
   }
