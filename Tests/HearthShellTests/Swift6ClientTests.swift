@@ -113,7 +113,13 @@ import Testing
     #expect(outcome.status == 0, "\(outcome.stderr)")
     #expect(
       outcome.stdout
-        == "stream while main blocks true\nlistener while main blocks 0\nlistener once the run loop runs 1\n")
+        == """
+        stream while main blocks true
+        document stream while main blocks true
+        listener while main blocks 0
+        listener once the run loop runs 1
+
+        """)
     #expect(outcome.stderr.contains("waited 5 s for the main queue"), "\(outcome.stderr)")
   }
 

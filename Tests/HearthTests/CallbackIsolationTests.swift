@@ -6,7 +6,10 @@ import Testing
 /// on the main actor runs on the main actor (Swift 6 checks that at run time and traps
 /// otherwise), one written on an actor runs on that actor, and one written outside any
 /// actor runs on `Settings.dispatchQueue` — the main queue by default, as in Firebase.
-/// (`Swift6ClientTests` runs the same as whole programs.)
+/// (`Swift6ClientTests` runs the same as whole programs; that streams deliver while the
+/// main queue is blocked is tested only there, in `BlockedMain`: blocking this process's
+/// main queue would stall every other test's main-queue callbacks while their waits hold
+/// the cooperative threads the stream needs.)
 @Suite struct CallbackIsolationTests {
   /// A mark on the main queue, to tell where a callback runs (on Linux the main queue
   /// need not run on the main thread).
@@ -129,19 +132,5 @@ import Testing
     defer { registration.remove() }
     #expect(done.wait())
     #expect(queues.value == ["own", "own"])
-  }
-
-  /// `snapshots()` needs no queue: it delivers while the main queue is busy.
-  @Test func snapshotStreamsDeliverWhileTheMainQueueIsBusy() async throws {
-    let db = try Database.temporary(settings: relaxed)
-    defer { db.close() }
-    try await db.document("c/d").setData(["a": 1])
-    let release = DispatchSemaphore(value: 0)
-    DispatchQueue.main.async { release.wait() }
-    defer { release.signal() }
-    for try await snapshot in db.document("c/d").snapshots() {
-      #expect(snapshot["a"] as? Int64 == 1)
-      break
-    }
   }
 }

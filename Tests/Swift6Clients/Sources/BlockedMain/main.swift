@@ -17,6 +17,15 @@ Task.detached {
 }
 print("stream while main blocks", streamed.wait(timeout: .now() + 10) == .success)
 
+let documentStreamed = DispatchSemaphore(value: 0)
+Task.detached {
+  for try await snapshot in db.document("posts/a").snapshots() where snapshot.exists {
+    documentStreamed.signal()
+    return
+  }
+}
+print("document stream while main blocks", documentStreamed.wait(timeout: .now() + 10) == .success)
+
 var seen = 0
 let registration = db.collection("posts").addSnapshotListener { snapshot, _ in seen = snapshot?.count ?? -1 }
 Thread.sleep(forTimeInterval: 9)  // well past Hearth's patience (5 s), even on a loaded machine
