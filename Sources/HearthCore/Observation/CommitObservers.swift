@@ -1,7 +1,8 @@
 import HearthStorage
 import Synchronization
 
-/// A view that follows commits: a listener's query, document or aggregation.
+/// What follows commits: a front end's listener, which drives its `LiveView` (a query,
+/// document or aggregation) and delivers the snapshots.
 public protocol CommitObserver: AnyObject, Sendable {
   /// Called after each commit that touches the observer's scope, one commit at a time
   /// and in commit order, with a reader on the state that commit left. It runs before
@@ -18,6 +19,14 @@ public enum ObservationScope: Hashable, Sendable {
   case group(String)
   /// One document.
   case document(DocumentKey)
+
+  /// The scope of a query's results.
+  public init(_ target: QueryModel.Target) {
+    switch target {
+    case .collection(let path): self = .collection(path)
+    case .group(let id): self = .group(id)
+    }
+  }
 }
 
 /// The observers of one database, indexed by scope: a commit reaches only the observers
