@@ -10,7 +10,7 @@ import Testing
   private static let likes = FieldPath(["likes"])
 
   /// A view of `posts` by likes, most first, with an optional limit.
-  private static func postsByLikes(limit: Int? = nil) throws -> QueryModel {
+  private static func postsByLikes(limit: Int? = nil) -> QueryModel {
     var model = QueryModel(target: .collection(ResourcePath(["posts"])))
     model.explicitOrderBys = [OrderBy(field: likes, descending: true)]
     model.limit = limit
@@ -40,7 +40,7 @@ import Testing
   @Test func aQueryViewReportsEachChangeWithItsOldAndNewIndex() throws {
     try withStore { store in
       try store.commit([Self.post("a", likes: 30), Self.post("b", likes: 20), Self.post("c", likes: 10)])
-      var view = QueryView(model: try Self.postsByLikes(), requireIndexes: false)
+      var view = QueryView(model: Self.postsByLikes(), requireIndexes: false)
       let first = try store.read { try view.start($0) }
       #expect(Self.ids(first.documents) == ["a", "b", "c"])
       #expect(first.changes == nil)
@@ -64,7 +64,7 @@ import Testing
   @Test func aQueryViewIsQuietWhenNothingItShowsChanged() throws {
     try withStore { store in
       try store.commit([Self.post("a", likes: 30)])
-      var view = QueryView(model: try Self.postsByLikes(), requireIndexes: false)
+      var view = QueryView(model: Self.postsByLikes(), requireIndexes: false)
       _ = try store.read { try view.start($0) }
       let elsewhere = Write(key: try DocumentKey(parsing: "posts/a/comments/x"), kind: .set(["likes": .integer(1)]))
       #expect(try Self.update(&view, store, [elsewhere]) == nil)
@@ -78,7 +78,7 @@ import Testing
   @Test func aQueryViewWithALimitKnowsWhenItNeedsARefill() throws {
     try withStore { store in
       try store.commit([Self.post("a", likes: 30), Self.post("b", likes: 20), Self.post("c", likes: 10)])
-      var view = QueryView(model: try Self.postsByLikes(limit: 2), requireIndexes: false)
+      var view = QueryView(model: Self.postsByLikes(limit: 2), requireIndexes: false)
       #expect(Self.ids(try store.read { try view.start($0) }.documents) == ["a", "b"])
 
       let raise = CommitChanges(keys: try store.commit([Self.post("b", likes: 50)]).changedKeys)
@@ -126,7 +126,7 @@ import Testing
   @Test func anAggregateViewKeepsItsValuesFromTheChangedDocuments() throws {
     try withStore { store in
       try store.commit([Self.post("a", likes: 30), Self.post("b", likes: 20)])
-      let model = try Self.postsByLikes()
+      let model = Self.postsByLikes()
       let functions: [AggregateFunction] = [.count, .sum(Self.likes), .average(Self.likes)]
       var view = AggregateView(model: model, functions: functions, requireIndexes: false)
       #expect(try store.read { try view.start($0) }.values == [.integer(2), .integer(50), .double(25)])
