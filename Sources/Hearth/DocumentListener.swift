@@ -1,47 +1,6 @@
 import Foundation
 import HearthCore
 
-/// A document listener's view: the document as last delivered.
-///
-/// `@unchecked Sendable`: as `QueryView`.
-final class DocumentView: CommitObserver, @unchecked Sendable {
-  private let reference: DocumentReference
-  private let key: DocumentKey
-  private let delivery: ListenerDelivery<DocumentSnapshot>
-  private var current: EncodedDocument?
-
-  init(reference: DocumentReference, key: DocumentKey, delivery: ListenerDelivery<DocumentSnapshot>) {
-    self.reference = reference
-    self.key = key
-    self.delivery = delivery
-  }
-
-  func start(_ reader: StoreReader) throws {
-    current = try reader.encodedDocument(key)
-    let (reference, document) = (reference, current)
-    delivery.deliver { (DocumentSnapshot(reference: reference, document: document), nil) }
-  }
-
-  func commitApplied(_ changes: CommitChanges, reader: StoreReader) {
-    guard !delivery.isMuted else { return }
-    let next: EncodedDocument?
-    do {
-      next = try changes.document(key, reader: reader)
-    } catch {
-      delivery.fail(error)
-      return
-    }
-    switch (current, next) {
-    case (nil, nil): return
-    case (let old?, let new?) where old.hasSameFields(as: new): return
-    default: break
-    }
-    current = next
-    let reference = reference
-    delivery.deliver { (DocumentSnapshot(reference: reference, document: next), nil) }
-  }
-}
-
 extension DocumentReference {
   /// Calls `listener` with the document now, then after every commit that changes its
   /// data or its existence (`exists == false` when missing or deleted), in commit order.
@@ -69,10 +28,8 @@ extension DocumentReference {
   private func listen(
     on runner: any CallbackRunner, _ listener: @escaping (DocumentSnapshot?, Error?) -> Void
   ) -> ListenerRegistration {
-    firestore.listen(runner, listener) { delivery in
-      let key = try validKey()
-      let view = DocumentView(reference: self, key: key, delivery: delivery)
-      return (view, .document(key), view.start)
+    firestore.listen(runner, listener) {
+      (DocumentView(key: try validKey()), { [self] in DocumentSnapshot(reference: self, document: $0.document) })
     }
   }
 

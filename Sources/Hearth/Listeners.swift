@@ -81,34 +81,64 @@ final class HearthListenerRegistration<Snapshot>: ListenerRegistration, @uncheck
   }
 }
 
+/// A listener's view, driven by the store's commits: each snapshot its core view makes
+/// goes to the delivery, made into the API's snapshot by `snapshot` on the delivery's
+/// queue.
+///
+/// `@unchecked Sendable`: `view` is read and written only under the database's writer
+/// pause (in `start` and in `commitApplied`), one commit at a time.
+final class ViewListener<View: LiveView, Delivered>: CommitObserver, @unchecked Sendable {
+  private var view: View
+  private let delivery: ListenerDelivery<Delivered>
+  private let snapshot: @Sendable (View.Snapshot) -> Delivered
+
+  init(_ view: View, delivery: ListenerDelivery<Delivered>, snapshot: @escaping @Sendable (View.Snapshot) -> Delivered)
+  {
+    self.view = view
+    self.delivery = delivery
+    self.snapshot = snapshot
+  }
+
+  /// The first snapshot, on the state the listener starts from.
+  func start(_ reader: StoreReader) throws {
+    deliver(try view.start(reader))
+  }
+
+  func commitApplied(_ changes: CommitChanges, reader: StoreReader) {
+    guard !delivery.isMuted else { return }
+    do {
+      guard let next = try view.update(by: changes, reader: reader) else { return }
+      deliver(next)
+    } catch {
+      delivery.fail(error)
+    }
+  }
+
+  private func deliver(_ result: View.Snapshot) {
+    let snapshot = snapshot
+    delivery.deliver { (snapshot(result), nil) }
+  }
+}
+
 extension Database {
   /// Registers the listener `callback`, run by `runner`, through the view `makeView`
-  /// builds for its delivery, starting the view on the current state. A failure (an
-  /// invalid query, a closed database) reaches the listener as its one callback.
-  func listen<Snapshot>(
+  /// builds and the function that makes its snapshots into the API's, starting the view
+  /// on the current state. A failure (an invalid query, a closed database) reaches the
+  /// listener as its one callback.
+  func listen<View: LiveView, Snapshot>(
     _ runner: any CallbackRunner, _ callback: @escaping (Snapshot?, Error?) -> Void,
-    _ makeView: (ListenerDelivery<Snapshot>) throws -> (
-      view: any CommitObserver, scope: ObservationScope, start: (StoreReader) throws -> Void
-    )
+    _ makeView: () throws -> (view: View, snapshot: @Sendable (View.Snapshot) -> Snapshot)
   ) -> ListenerRegistration {
     let delivery = ListenerDelivery(pump: runner, callback: callback)
     do {
-      let (view, scope, start) = try makeView(delivery)
+      let (view, snapshot) = try makeView()
+      let listener = ViewListener(view, delivery: delivery, snapshot: snapshot)
       let store = try engine()
-      let token = try store.observe(view, scope: scope, initial: start)
+      let token = try store.observe(listener, scope: view.scope, initial: listener.start)
       return HearthListenerRegistration(delivery: delivery, store: store, token: token)
     } catch {
       delivery.fail(error)
       return HearthListenerRegistration(delivery: delivery, store: nil, token: nil)
-    }
-  }
-}
-
-extension ObservationScope {
-  init(_ target: QueryModel.Target) {
-    switch target {
-    case .collection(let path): self = .collection(path)
-    case .group(let id): self = .group(id)
     }
   }
 }

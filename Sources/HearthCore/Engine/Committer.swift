@@ -9,8 +9,8 @@ struct Committer {
 
   private var tables: Tables { store.tables }
 
-  /// - Parameter keepingDocuments: also return each written document as stored (for
-  ///   listeners, which then need not read them again).
+  /// - Parameter keepingDocuments: also return each written document as stored (for the
+  ///   store's follower, which then need not read them again).
   /// - Throws: `notFound` / `alreadyExists` for failed preconditions, `invalidArgument`
   ///   for a document that breaks the rules; the caller aborts the transaction.
   func apply(
@@ -19,7 +19,7 @@ struct Committer {
     guard !writes.isEmpty else { return CommitResult(commitTime: Timestamp(), changedKeys: []) }
     let commitTime = try nextCommitTime()
     let indexes = try store.catalog.current(in: txn)
-    var documents: [DocumentKey: ViewDocument?] = [:]
+    var documents: [DocumentKey: CommittedDocument?] = [:]
     for write in writes {
       let stored = try apply(write, at: commitTime, indexes: indexes, resolved: &resolved)
       if keepingDocuments { documents[write.key] = .some(stored) }
@@ -57,7 +57,7 @@ struct Committer {
   /// Applies one write; returns the document it leaves (`nil`: none).
   private func apply(
     _ write: Write, at commitTime: Timestamp, indexes: IndexSet, resolved: inout [(ResourcePath, CollectionNumber)]
-  ) throws -> ViewDocument? {
+  ) throws -> CommittedDocument? {
     let key = write.key
     let number: CollectionNumber
     if case .delete = write.kind {
@@ -98,7 +98,7 @@ struct Committer {
     let document = StoredDocument(
       key: key, fields: fields, createTime: existing?.createTime ?? commitTime, updateTime: commitTime)
     let stored = try put(document, at: storageKey, number, indexes: indexes, replacing: existing?.fields)
-    return ViewDocument(stored, fields: fields)
+    return CommittedDocument(stored, fields: fields)
   }
 
   /// Stores a validated document as it is, times included (what an import does),

@@ -53,10 +53,9 @@ public final class DocumentStore: Sendable {
   let tables: Tables
   let registry: CollectionRegistry
   let catalog: IndexCatalog
-  /// The listeners' views, told about every commit of this process.
-  public let observers = CommitObservers()
-  /// Brings other processes' commits to `observers`.
-  let poller = ChangePoller()
+  /// What follows this store's commits (the listeners' observers), attached from above
+  /// on first use: see `CommitFollower`.
+  let followerSlot = Mutex<(any CommitFollower)?>(nil)
   private let isClosed = Atomic<Bool>(false)
 
   /// The database directory's canonical path.
@@ -133,7 +132,7 @@ public final class DocumentStore: Sendable {
   /// harmless.
   public func close() {
     if isClosed.exchange(true, ordering: .acquiringAndReleasing) { return }
-    poller.stop()
+    followerSlot.withLock { $0 }?.storeClosed()
     environment.close()
   }
 
@@ -186,14 +185,15 @@ public final class DocumentStore: Sendable {
       let outcome = try environment.write(
         durable: options.durable,
         afterCommit: { [self] (outcome: (R, CommitResult)) in
-          notifyObservers(CommitChanges(keys: outcome.1.changedKeys, documents: outcome.1.documents))
-          poller.committed(outcome.1.logSequence)
+          committed(
+            CommitChanges(keys: outcome.1.changedKeys, documents: outcome.1.documents),
+            logSequence: outcome.1.logSequence)
         }
       ) { txn -> (R, CommitResult) in
         resolved.removeAll()
         let (result, writes) = try body(StoreReader(store: self, txn: txn))
         let commit = try Committer(store: self, txn: txn).apply(
-          writes, resolved: &resolved, keepingDocuments: observers.count > 0)
+          writes, resolved: &resolved, keepingDocuments: isFollowed)
         return (result, commit)
       }
       registry.remember(resolved)
@@ -254,6 +254,7 @@ public struct CommitResult: Sendable {
   public var changedKeys: [DocumentKey]
   /// The commit's entry in the change log (0 when it wrote none).
   var logSequence: UInt64 = 0
-  /// Each written document as stored (`nil` for a deleted one), when listeners exist.
-  var documents: [DocumentKey: ViewDocument?]?
+  /// Each written document as stored (`nil` for a deleted one), when the store is
+  /// followed.
+  var documents: [DocumentKey: CommittedDocument?]?
 }

@@ -63,7 +63,8 @@ final class ChangePoller: Sendable {
   }
 
   private func poll(_ store: DocumentStore) {
-    if store.observers.count == 0 {
+    let observers = store.observers
+    if observers.count == 0 {
       stop()
       return
     }
@@ -86,7 +87,7 @@ final class ChangePoller: Sendable {
         state.transaction = read
         state.quietPolls = 0
       }
-      if changes.everything || !changes.keys.isEmpty { store.notifyObservers(changes) }
+      if changes.everything || !changes.keys.isEmpty { observers.notify(changes, store: store) }
     }
   }
 }

@@ -1,36 +1,8 @@
 import HearthStorage
 import Synchronization
 
-/// What one commit changed, as observers see it.
-public struct CommitChanges: Sendable {
-  /// The documents written or deleted.
-  public var keys: [DocumentKey]
-  /// Everything may have changed (an import that emptied the database first).
-  public var everything = false
-  /// The changed documents as stored (`nil` for a deleted one), with their fields, when
-  /// the commit kept them: observers then need not read or decode them again.
-  public var documents: [DocumentKey: ViewDocument?]?
-
-  public init(keys: [DocumentKey], everything: Bool = false, documents: [DocumentKey: ViewDocument?]? = nil) {
-    self.keys = keys
-    self.everything = everything
-    self.documents = documents
-  }
-
-  /// The document at `key` after the commit: as the commit kept it, or read by `reader`.
-  public func document(_ key: DocumentKey, reader: StoreReader) throws -> EncodedDocument? {
-    if let kept = documents?[key] { return kept?.encoded }
-    return try reader.encodedDocument(key)
-  }
-
-  /// The document at `key` after the commit with its fields, as `document(_:reader:)`.
-  public func viewDocument(_ key: DocumentKey, reader: StoreReader) throws -> ViewDocument? {
-    if let kept = documents?[key] { return kept }
-    return try reader.encodedDocument(key).map(ViewDocument.init)
-  }
-}
-
-/// A view that follows commits: a listener's query, document or aggregation.
+/// What follows commits: a front end's listener, which drives its `LiveView` (a query,
+/// document or aggregation) and delivers the snapshots.
 public protocol CommitObserver: AnyObject, Sendable {
   /// Called after each commit that touches the observer's scope, one commit at a time
   /// and in commit order, with a reader on the state that commit left. It runs before
@@ -47,11 +19,21 @@ public enum ObservationScope: Hashable, Sendable {
   case group(String)
   /// One document.
   case document(DocumentKey)
+
+  /// The scope of a query's results.
+  public init(_ target: QueryModel.Target) {
+    switch target {
+    case .collection(let path): self = .collection(path)
+    case .group(let id): self = .group(id)
+    }
+  }
 }
 
 /// The observers of one database, indexed by scope: a commit reaches only the observers
-/// whose collection, collection group or document it touched, never all of them.
-public final class CommitObservers: Sendable {
+/// whose collection, collection group or document it touched, never all of them. It
+/// follows the store's commits (attached on first use, as `DocumentStore.observers`):
+/// this process's commits hand it their changes, and its poller brings other processes'.
+public final class CommitObservers: CommitFollower {
   private struct Entry: Sendable {
     let scope: ObservationScope
     let observer: any CommitObserver
@@ -85,6 +67,8 @@ public final class CommitObservers: Sendable {
 
   private let state = Mutex(State())
   private let evaluationCount = Atomic<Int>(0)
+  /// Brings other processes' commits to the observers.
+  let poller = ChangePoller()
 
   /// How many times observers were handed a commit since the database opened: the
   /// measure of listener fan-out (a commit to one collection reaches only its views).
@@ -130,10 +114,35 @@ public final class CommitObservers: Sendable {
     }
   }
 
-  func counted(_ count: Int) { evaluationCount.add(count, ordering: .relaxed) }
+  /// Hands a commit's changes to the observers they touch, on the state it left (a
+  /// reader of `store`), before the next commit can begin.
+  func notify(_ changes: CommitChanges, store: DocumentStore) {
+    let touched = observers(touchedBy: changes)
+    guard !touched.isEmpty else { return }
+    evaluationCount.add(touched.count, ordering: .relaxed)
+    try? store.environment.read { txn in
+      let reader = StoreReader(store: store, txn: txn)
+      for observer in touched { observer.commitApplied(changes, reader: reader) }
+    }
+  }
+
+  // MARK: - Following the store's commits
+
+  package var isFollowing: Bool { count > 0 }
+
+  package func committed(_ changes: CommitChanges, logSequence: UInt64, store: DocumentStore) {
+    notify(changes, store: store)
+    poller.committed(logSequence)
+  }
+
+  package func storeClosed() { poller.stop() }
 }
 
 extension DocumentStore {
+  /// The listeners' views, told about every commit of this process and, through their
+  /// poller, of other processes.
+  public var observers: CommitObservers { follower(CommitObservers.init) }
+
   /// Registers `observer` for `scope`, first calling `initial` with a reader on the
   /// current state, while no commit of this process can come between that state and the
   /// registration: the observer then sees every later commit, exactly once.
@@ -148,21 +157,10 @@ extension DocumentStore {
           try initial(StoreReader(store: self, txn: txn))
           return (try tables.changes.map { try ChangeLog.lastSequence(in: txn, table: $0) } ?? 0, txn.id)
         }
-        poller.start(store: self, from: sequence, transaction: transaction)
+        let observers = observers
+        observers.poller.start(store: self, from: sequence, transaction: transaction)
         return observers.add(observer, scope: scope)
       }
-    }
-  }
-
-  /// Hands a commit's changes to the observers they touch, on the state it left. Called
-  /// by every commit path right after its commit, before the next commit can begin.
-  func notifyObservers(_ changes: CommitChanges) {
-    let touched = observers.observers(touchedBy: changes)
-    guard !touched.isEmpty else { return }
-    observers.counted(touched.count)
-    try? environment.read { txn in
-      let reader = StoreReader(store: self, txn: txn)
-      for observer in touched { observer.commitApplied(changes, reader: reader) }
     }
   }
 }

@@ -1,19 +1,3 @@
-/// A document in a view: its stored bytes, and its fields as the query compares them.
-public struct ViewDocument: Sendable {
-  public let encoded: EncodedDocument
-  public let query: QueryDocument
-
-  public init(_ encoded: EncodedDocument) {
-    self.init(encoded, fields: encoded.stored.fields)
-  }
-
-  /// A document whose fields are known already (a commit has just encoded them).
-  init(_ encoded: EncodedDocument, fields: [String: Value]) {
-    self.encoded = encoded
-    query = QueryDocument(key: encoded.key, fields: fields)
-  }
-}
-
 /// One change of a view between two snapshots.
 public struct ViewChange: Sendable {
   public enum Kind: Sendable { case added, modified, removed }

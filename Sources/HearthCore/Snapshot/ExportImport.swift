@@ -142,8 +142,8 @@ private struct Importer {
       try store.environment.write(
         durable: store.options.durable,
         afterCommit: { [store] outcome in
-          store.notifyObservers(CommitChanges(keys: documents.map(\.key), everything: replace))
-          store.poller.committed(outcome.sequence)
+          store.committed(
+            CommitChanges(keys: documents.map(\.key), everything: replace), logSequence: outcome.sequence)
         }
       ) { txn -> (mayExist: Bool, latest: Int64, sequence: UInt64) in
         resolved.removeAll()

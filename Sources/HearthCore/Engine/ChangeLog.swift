@@ -2,7 +2,7 @@ import HearthStorage
 
 /// The change log (docs/file-formats.md): every commit appends the paths it changed under the
 /// next sequence number, in the commit's own transaction, so that other processes'
-/// listeners can find out what changed (`ChangePoller`).
+/// listeners can find out what changed (Observation's poller reads it).
 ///
 /// ```
 /// changes   key: sequence, UInt64 big-endian    value: flags(1) count(varint) paths
