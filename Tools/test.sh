@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
-# Installs what the build needs, then runs the whole test suite, which includes the short
+# Installs what the build needs, checks the layering of docs/architecture.md
+# (Tools/check-layers.sh), then runs the whole test suite, which includes the short
 # forms of the crash harnesses (CrashHarnessTests; Tools/crash-test.sh runs the long
 # forms) and of the fuzz targets (HearthFuzzingTests; the fuzzer itself is Tools/fuzz.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 Tools/setup.sh
+# The layering of docs/architecture.md: the check must find planted violations, then none.
+Tools/check-layers.sh --self-test
+Tools/check-layers.sh
 swift build --build-tests
 swift test --skip-build
