@@ -6,15 +6,20 @@
 #   Foundation, are not checked);
 # - the folder order of Sources/HearthCore (`Model → JSON → … → Snapshot`, bottom to top):
 #   a file in one folder may not name, in code, a type declared in a later folder, nor
-#   extend one. Comments and string literals do not count (interpolations do).
+#   extend one, nor use a member that a later folder's extension adds to a type of its
+#   own (through `self`, or as `Type.member`). Comments and string literals do not count
+#   (interpolations do).
 #
 # Each violation is printed as `file:line: … uses TYPE …`; the exit status is 1 when there
-# is one. The check reads the source text (no compiler): it knows the top-level types,
-# protocols and type aliases each file declares, and where each is named.
+# is one (2 when the orders cannot be read). The check reads the source text, without the
+# compiler: it knows the top-level types, protocols and type aliases each file declares
+# and the members each extension adds, and where each is named. A member reached through
+# a value (`store.member`) is not seen, since that needs the value's type.
 #
-#   Tools/check-layers.sh [ROOT]     # ROOT: the package (default: this script's)
+#   Tools/check-layers.sh [ROOT]       # ROOT: the package (default: this script's)
 #   Tools/check-layers.sh --self-test  # plants violations in a copy and expects them found
 set -euo pipefail
+caller="$PWD"
 cd "$(dirname "$0")/.."
 
 check() {
@@ -142,7 +147,7 @@ def line_of(text, position):
 
 
 DECLARATION = re.compile(
-    r"\{|\}|\b(class|struct|enum|protocol|actor|typealias|extension)\s+([A-Za-z_]\w*)"
+    r"\{|\}|\b(class|struct|enum|protocol|actor|typealias|extension)\s+([A-Za-z_][\w.]*)"
     r"|\b(func|var|let|case|subscript)\s+`?([A-Za-z_]\w*)")
 PRIVATE = re.compile(r"\b(private|fileprivate)\b")
 IDENTIFIER = re.compile(r"(?<![\w.$])([A-Z]\w*)")
@@ -224,19 +229,26 @@ for folder in folder_order:
                 local[path].add(match.group(2))
 
 MEMBER = re.compile(r"(?<![\w$.])(?:self\.)?([a-z_]\w*)")
+QUALIFIED = re.compile(r"(?<![\w$.])([A-Z]\w*)\.([a-z_]\w*)")
 for path, (folder, code) in files.items():
     rank = folder_order.index(folder)
-    # A member that a later folder's extension adds to a type, used through `self` inside
-    # that type's own declaration or extensions here.
+
+    def member(type_name, name, position):
+        owner = extended.get((type_name, name))
+        if owner and folder_order.index(owner[0]) > rank:
+            report(path, line_of(code, position),
+                   f"{folder} uses {type_name}.{name} ({os.path.relpath(owner[1], core)}), which is in a later folder")
+
+    # A member that a later folder's extension adds to a type: used through `self` inside
+    # that type's own declaration or extensions here, or named with the type's name.
+    # (Through a value of the type, `value.member`, it is not seen: that needs the types.)
     for position, (start, context) in enumerate(contexts[path]):
         end = contexts[path][position + 1][0] if position + 1 < len(contexts[path]) else len(code)
         for match in MEMBER.finditer(code, start, end):
-            name = match.group(1)
-            owner = extended.get((context, name))
-            if owner and name not in local[path] and folder_order.index(owner[0]) > rank:
-                report(path, line_of(code, match.start(1)),
-                       f"{folder} uses {context}.{name} ({os.path.relpath(owner[1], core)}), "
-                       "which is in a later folder")
+            if match.group(1) not in local[path]:
+                member(context, match.group(1), match.start(1))
+    for match in QUALIFIED.finditer(code):
+        member(match.group(1), match.group(2), match.start(1))
     seen = set()
     for match in IDENTIFIER.finditer(code):
         name = match.group(1)
@@ -249,7 +261,8 @@ for path, (folder, code) in files.items():
             report(path, line,
                    f"{folder} uses {name} ({os.path.relpath(owner_path, core)}), which is in a later folder")
 
-for path, line, message in sorted(set(violations)):
+violations = sorted(set(violations))
+for path, line, message in violations:
     print(f"{path}:{line}: {message}")
 if violations:
     print(f"check-layers: {len(violations)} uses against the order in docs/architecture.md", file=sys.stderr)
@@ -276,10 +289,12 @@ extension FieldPath {
   func plantedCaller() { plantedHelper() }
 }
 extension IndexCatalog {}
+let plantedStatic = FieldPath.plantedConstant
 SWIFT
   cat >"$copy/Sources/HearthCore/Snapshot/PlantedHelper.swift" <<'SWIFT'
 extension FieldPath {
   func plantedHelper() {}
+  static let plantedConstant = 1
 }
 SWIFT
   echo 'import Hearth' >"$copy/Sources/HearthStorage/PlantedImport.swift"
@@ -290,6 +305,7 @@ SWIFT
     "Sources/HearthCore/Model/PlantedViolation.swift:3: Model uses QueryModel"
     "Sources/HearthCore/Model/PlantedViolation.swift:5: Model uses FieldPath.plantedHelper"
     "Sources/HearthCore/Model/PlantedViolation.swift:7: Model uses IndexCatalog"
+    "Sources/HearthCore/Model/PlantedViolation.swift:8: Model uses FieldPath.plantedConstant"
     "Sources/HearthStorage/PlantedImport.swift:1: HearthStorage imports Hearth"
   )
   local failed=0
@@ -312,5 +328,5 @@ SWIFT
 case "${1:-}" in
   --self-test) self_test ;;
   "") check "$PWD" ;;
-  *) check "$(cd "$1" && pwd)" ;;
+  *) check "$(cd "$caller" && cd "$1" && pwd)" ;;
 esac
