@@ -1,6 +1,52 @@
 import CLMDB
 import Foundation
 
+/// The memory map LMDB reads and writes the database through: its size, which grows by
+/// itself (here, or adopted from another process), and the pages a long walk lets go of.
+extension Environment {
+  /// The current size of the memory map in bytes (the database's present maximum size).
+  public var mapSize: Int {
+    gate.lockShared()
+    defer { gate.unlock() }
+    guard let env = handle else { return 0 }
+    var info = MDB_envinfo()
+    mdb_env_info(env, &info)
+    return Int(info.me_mapsize)
+  }
+
+  /// Grows the map before a write when three quarters of it are in use, so that most
+  /// writes never meet `MDB_MAP_FULL`. Called under the writer lock.
+  func growIfNearlyFull() throws {
+    let statistics = try statistics()
+    if statistics.usedBytes > statistics.mapSize / 4 * 3 { try grow() }
+  }
+
+  /// Doubles the map (by 1 GiB at a time past 1 GiB). Waits until no transaction of this
+  /// process is active, as `mdb_env_set_mapsize` requires.
+  func grow() throws {
+    try gate.withExclusive {
+      guard let env = handle else { throw StorageError.closed("mdb_env_set_mapsize") }
+      var dead: Int32 = 0
+      mdb_reader_check(env, &dead)
+      var info = MDB_envinfo()
+      mdb_env_info(env, &info)
+      let current = Int(info.me_mapsize)
+      let next = current < 1 << 30 ? current * 2 : current + (1 << 30)
+      try check(mdb_env_set_mapsize(env, next), "mdb_env_set_mapsize \(next)")
+      growths.add(1, ordering: .relaxed)
+    }
+  }
+
+  /// Adopts the larger map that another process set (after `MDB_MAP_RESIZED`).
+  func adoptGrownMap() throws {
+    try gate.withExclusive {
+      guard let env = handle else { throw StorageError.closed("mdb_env_set_mapsize") }
+      try check(mdb_env_set_mapsize(env, 0), "mdb_env_set_mapsize (adopt)")
+      adoptions.add(1, ordering: .relaxed)
+    }
+  }
+}
+
 extension Environment {
   /// Lets the kernel drop this process's view of the database pages read so far. LMDB
   /// reads through a shared read-only memory map, and every page a long walk touches
@@ -20,22 +66,5 @@ extension Environment {
       else { continue }
       madvise(address, Int(end - start), MADV_DONTNEED)
     }
-  }
-}
-
-extension Environment {
-  /// The ID of the last transaction committed by any process: it changes with every
-  /// commit, and reading it costs no transaction (it is in the mapped meta pages).
-  ///
-  /// A commit writes its meta page before it publishes itself to new readers, so a read
-  /// transaction begun right after this call may still see the commit before: compare
-  /// this ID with `ReadTransaction.id`, not with an earlier value of this call.
-  public func lastTransactionID() -> Int {
-    gate.lockShared()
-    defer { gate.unlock() }
-    guard let env = handle else { return 0 }
-    var info = MDB_envinfo()
-    mdb_env_info(env, &info)
-    return info.me_last_txnid
   }
 }

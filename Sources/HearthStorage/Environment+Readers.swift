@@ -76,4 +76,16 @@ extension Environment {
     try check(mdb_reader_check(env, &dead), "mdb_reader_check")
     return Int(dead)
   }
+
+  /// A process killed inside a read transaction keeps its slot, and with it every page
+  /// freed after its snapshot, until someone clears the slot: writes do so at most once
+  /// a second (a scan of the reader table), besides at open and before growing the map.
+  func clearStaleReadersEverySecond() {
+    let now = DispatchTime.now().uptimeNanoseconds
+    let last = lastReaderCheck.load(ordering: .relaxed)
+    guard now &- last >= 1_000_000_000,
+      lastReaderCheck.compareExchange(expected: last, desired: now, ordering: .relaxed).exchanged
+    else { return }
+    _ = try? clearStaleReaders()
+  }
 }

@@ -14,7 +14,8 @@ import Synchronization
 /// - The map grows by itself: a write that finds the map (nearly) full grows it and runs
 ///   the write closure again, and a transaction that finds the map grown by another
 ///   process (`MDB_MAP_RESIZED`) adopts the new size. Both need every transaction of the
-///   process to have ended, which the `gate` readers-writer lock guarantees.
+///   process to have ended, which the `gate` readers-writer lock guarantees
+///   (Environment+Map.swift).
 /// - Stale reader slots left by dead processes are cleared at open and before growing.
 ///
 /// Write closures may run more than once (after a map growth), so they must compute
@@ -70,10 +71,10 @@ public final class Environment: @unchecked Sendable {
   private let idleReadersLock = NSLock()
   private static let idleReaderLimit = 32
   /// How often this process grew the map, and adopted a map another process grew.
-  private let growths = Atomic<Int>(0)
-  private let adoptions = Atomic<Int>(0)
+  let growths = Atomic<Int>(0)
+  let adoptions = Atomic<Int>(0)
   /// When writes last cleared dead processes' reader slots (uptime, nanoseconds).
-  private let lastReaderCheck = Atomic<UInt64>(0)
+  let lastReaderCheck = Atomic<UInt64>(0)
 
   // MARK: - Opening and closing
 
@@ -400,6 +401,21 @@ public final class Environment: @unchecked Sendable {
     return try body()
   }
 
+  /// The ID of the last transaction committed by any process: it changes with every
+  /// commit, and reading it costs no transaction (it is in the mapped meta pages).
+  ///
+  /// A commit writes its meta page before it publishes itself to new readers, so a read
+  /// transaction begun right after this call may still see the commit before: compare
+  /// this ID with `ReadTransaction.id`, not with an earlier value of this call.
+  public func lastTransactionID() -> Int {
+    gate.lockShared()
+    defer { gate.unlock() }
+    guard let env = handle else { return 0 }
+    var info = MDB_envinfo()
+    mdb_env_info(env, &info)
+    return info.me_last_txnid
+  }
+
   /// Toggles `MDB_NOSYNC` when a write asks for another durability than the last one.
   /// Runs under the writer lock, the only place that reads or changes the flag.
   private func setSyncOnCommit(_ env: OpaquePointer, _ durable: Bool) {
@@ -440,17 +456,7 @@ public final class Environment: @unchecked Sendable {
     }
   }
 
-  // MARK: - Map size
-
-  /// The current size of the memory map in bytes (the database's present maximum size).
-  public var mapSize: Int {
-    gate.lockShared()
-    defer { gate.unlock() }
-    guard let env = handle else { return 0 }
-    var info = MDB_envinfo()
-    mdb_env_info(env, &info)
-    return Int(info.me_mapsize)
-  }
+  // MARK: - Statistics
 
   /// Facts about the environment for `stats`-like reports.
   public func statistics() throws -> Statistics {
@@ -483,49 +489,4 @@ public final class Environment: @unchecked Sendable {
     /// (`MDB_MAP_RESIZED`).
     public var mapAdoptions: Int
   }
-
-  /// Grows the map before a write when three quarters of it are in use, so that most
-  /// writes never meet `MDB_MAP_FULL`. Called under the writer lock.
-  private func growIfNearlyFull() throws {
-    let statistics = try statistics()
-    if statistics.usedBytes > statistics.mapSize / 4 * 3 { try grow() }
-  }
-
-  /// Doubles the map (by 1 GiB at a time past 1 GiB). Waits until no transaction of this
-  /// process is active, as `mdb_env_set_mapsize` requires.
-  private func grow() throws {
-    try gate.withExclusive {
-      guard let env = handle else { throw StorageError.closed("mdb_env_set_mapsize") }
-      var dead: Int32 = 0
-      mdb_reader_check(env, &dead)
-      var info = MDB_envinfo()
-      mdb_env_info(env, &info)
-      let current = Int(info.me_mapsize)
-      let next = current < 1 << 30 ? current * 2 : current + (1 << 30)
-      try check(mdb_env_set_mapsize(env, next), "mdb_env_set_mapsize \(next)")
-      growths.add(1, ordering: .relaxed)
-    }
-  }
-
-  /// A process killed inside a read transaction keeps its slot, and with it every page
-  /// freed after its snapshot, until someone clears the slot: writes do so at most once
-  /// a second (a scan of the reader table), besides at open and before growing the map.
-  private func clearStaleReadersEverySecond() {
-    let now = DispatchTime.now().uptimeNanoseconds
-    let last = lastReaderCheck.load(ordering: .relaxed)
-    guard now &- last >= 1_000_000_000,
-      lastReaderCheck.compareExchange(expected: last, desired: now, ordering: .relaxed).exchanged
-    else { return }
-    _ = try? clearStaleReaders()
-  }
-
-  /// Adopts the larger map that another process set (after `MDB_MAP_RESIZED`).
-  func adoptGrownMap() throws {
-    try gate.withExclusive {
-      guard let env = handle else { throw StorageError.closed("mdb_env_set_mapsize") }
-      try check(mdb_env_set_mapsize(env, 0), "mdb_env_set_mapsize (adopt)")
-      adoptions.add(1, ordering: .relaxed)
-    }
-  }
-
 }

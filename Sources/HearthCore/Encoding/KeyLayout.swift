@@ -1,40 +1,99 @@
 import HearthStorage
 
-/// How Hearth lays out a database in LMDB: every table, its keys and its values.
+/// How Hearth lays out a database in LMDB: every table, its keys and its values. This
+/// is the one description of the layout; the code that reads and writes each table
+/// points here.
+///
+/// A database is a directory holding LMDB's `data.mdb` (the tables) and `lock.mdb` (its
+/// reader table, and Hearth's open lock, `OpenLock`), and, when the user puts one there,
+/// a `firestore.indexes.json` declared again at each open for writing. `data.mdb` holds
+/// seven named tables (`TableName`; `Tables` holds their handles):
 ///
 /// ```
-/// meta                 key: ASCII name           value: see `MetaKey`
-///   format             UInt32 big-endian: the layout version (1)
-///   nextCollection     UInt64 big-endian: the next collection number to hand out
-///   lastCommit         Int64 big-endian: the last commit time, microseconds since the epoch
+/// meta                 key: ASCII name (MetaKey)   value: by key, below
+///   format             8 bytes, big-endian: the layout version, `layoutVersion` (1); a
+///                      value past 32 bits is damage, another version is refused
+///   nextCollection     8 bytes, big-endian: the next collection number to hand out
+///                      (absent: 1)
+///   lastCommit         8 bytes, big-endian: the last commit time, an Int64's bits,
+///                      microseconds since the epoch (absent: no commit yet); commit
+///                      times only increase, across processes
+///   indexVersion       8 bytes, big-endian: bumped by every change of the catalog, so a
+///                      transaction learns with one small read whether its cached
+///                      catalog is current (absent: 0, nothing declared)
+///   indexCatalog       UTF-8 JSON: the declared indexes with their numbers and the field
+///                      overrides (`IndexSet.serialized`):
+///                      {"next": N, "indexes": [{"number": n, "collectionGroup": …,
+///                       "queryScope": …, "fields": […]}…], "fieldOverrides": […]}
+///                      in firestore.indexes.json's own words; numbers are never reused
 ///
-/// documents            key: collection(8) docID  value: DocumentCodec bytes
+/// documents            key: collection(8) docID    value: DocumentCodec bytes
 ///   One collection's documents are one contiguous key range, in document-ID order
 ///   (UTF-8 byte order), and never include its subcollections' documents, which live
-///   under their own collection numbers.
+///   under their own collection numbers. The value's format is `DocumentCodec`'s.
 ///
-/// collections          key: collection(8)        value: the collection's path, UTF-8
+/// collections          key: collection(8)          value: the collection's canonical
+///                                                         path, UTF-8
 ///   Collection numbers → paths (for collection groups, listings, export).
 ///
-/// children  (dupsort)  key: parent(8) docID      values: collection(8) collectionID
-///   The subcollections registered under a document. The root's key is
-///   collection number 0 with an empty document ID. Parent documents need not exist
-///   (Firestore's "missing" documents): `listDocuments` and `listCollections` read this.
+/// children  (dupsort)  key: parent(8) docID        values: collection(8) collectionID
+///   The subcollections registered under a document: `parent` is the number of the
+///   document's collection. The root's key is collection number 0 with an empty
+///   document ID. Parent documents need not exist (Firestore's "missing" documents):
+///   `listDocuments` and `listCollections` read this.
 ///
-/// groups    (dupsort)  key: collectionID         values: collection(8)
+/// groups    (dupsort)  key: collectionID           values: collection(8)
 ///   Every collection with a given collection ID, for collection-group queries.
 ///
-/// indexEntries (dupsort) key: index key          values: document ID
-///   Automatic single-field indexes (see `FieldIndex`), kept in the same transaction as
-///   the documents they index.
+/// indexEntries (dupsort) key: kind(1) …            values: a document, by kind
+///   Every index entry, kept in the same transaction as the documents it indexes. The
+///   first byte says which index:
 ///
-/// changes              key: sequence(8)          value: the paths a commit changed
-///   The change log, for other processes' listeners (see `ChangeLog`); trimmed.
+///   kind 1, 2: automatic single-field indexes (`FieldIndex`), at collection scope
+///     key   := kind(1) collection(8) path value
+///     path  := escaped(segment)… 0x00 0x00  (the field path, as KeyCodec's paths)
+///     value := KeyCodec bytes, ascending    (a descending order walks backwards)
+///     data  := the document ID, UTF-8      (the documents with that value, by ID)
+///     kind  := 1 the field's value | 2 one element of the array field
+///     A field whose path so encoded is longer than `FieldIndex.maxPathBytes` (200) is
+///     not indexed; an override (`fieldOverrides`) may drop kind 1 or 2 for a field.
+///
+///   kind 3: declared indexes (`CompositeIndex`): composite ones, and collection-group
+///     single-field ones
+///     key   := 3 index(4) [collection(8)] value…
+///     index := the index's number in the catalog, big-endian
+///     [collection(8)]: for COLLECTION scope only
+///     value := one KeyCodec value a field, in the index's field order; a descending
+///              field's complemented; an arrayConfig field gives one entry per
+///              distinct element (ascending)
+///     data  := escaped(document ID) for COLLECTION scope, or the document's path as
+///              KeyCodec writes paths (escaped(segment)… 0x00 0x00) for
+///              COLLECTION_GROUP scope; complemented when the last ordered field is
+///              descending, so that ties walk in that direction
+///     A document is in an index only when it has every indexed field (and an array
+///     where the index has arrayConfig), as in Firestore.
+///
+///   Every key of every kind is cut at `FieldIndex.maxKeyBytes` (511, LMDB's largest
+///   key): a cut key may stand for several values sharing its first bytes, so queries
+///   re-check and re-sort the documents under it. `escaped` is KeyCodec's: each 0x00
+///   written 0x00 0xFF, then 0x00 0x01.
+///
+/// changes              key: sequence(8)            value: flags(1) count paths
+///   The change log (`ChangeLog`), for other processes' listeners: every commit appends
+///   the paths it changed under the next sequence number (big-endian, from 1), in the
+///   commit's own transaction; the oldest entries past `ChangeLog.maxEntries` (10,000)
+///   are removed.
+///     flags := bit 0: everything may have changed (an import that emptied the
+///              database)
+///     count := LEB128 varint, the number of paths
+///     paths := each a LEB128 varint length and the document's canonical path, UTF-8
+///   Missing in a database written before the change log, opened read-only.
 /// ```
 ///
 /// `collection(8)` is a collection number, big-endian, handed out once per collection
 /// path and never reused, so deep paths keep keys short. IDs are at most
-/// `ResourcePath.maxIDBytes` (256) bytes, which keeps every key under LMDB's 511 bytes.
+/// `ResourcePath.maxIDBytes` (256) bytes, which keeps the keys of `documents`,
+/// `children` and `groups` under LMDB's 511 bytes (index keys are cut, above).
 /// Registrations are never removed: an emptied collection keeps its number, and
 /// listings skip collections with no documents below them.
 enum KeyLayout {
@@ -54,6 +113,8 @@ enum KeyLayout {
     static let format: [UInt8] = Array("format".utf8)
     static let nextCollection: [UInt8] = Array("nextCollection".utf8)
     static let lastCommit: [UInt8] = Array("lastCommit".utf8)
+    static let indexVersion: [UInt8] = Array("indexVersion".utf8)
+    static let indexCatalog: [UInt8] = Array("indexCatalog".utf8)
   }
 
   /// The key of a document: collection number, then the ID's bytes.

@@ -2,28 +2,6 @@ import Foundation
 import HearthStorage
 import Synchronization
 
-/// The handles of Hearth's tables (see `KeyLayout`).
-struct Tables: Sendable {
-  let meta: Table
-  let documents: Table
-  let collections: Table
-  let children: Table
-  let groups: Table
-  let indexEntries: Table
-  /// Missing in a database written before the change log, opened read-only.
-  let changes: Table?
-
-  init(environment: Environment, create: Bool) throws {
-    meta = try environment.table(KeyLayout.TableName.meta, create: create)
-    documents = try environment.table(KeyLayout.TableName.documents, create: create)
-    collections = try environment.table(KeyLayout.TableName.collections, create: create)
-    children = try environment.table(KeyLayout.TableName.children, duplicateSort: true, create: create)
-    groups = try environment.table(KeyLayout.TableName.groups, duplicateSort: true, create: create)
-    indexEntries = try environment.table(KeyLayout.TableName.indexEntries, duplicateSort: true, create: create)
-    changes = try? environment.table(KeyLayout.TableName.changes, create: create)
-  }
-}
-
 /// The engine of one open database: documents in LMDB, read in snapshots and written in
 /// atomic commits. `Database` (the public API) is a thin layer over it.
 ///

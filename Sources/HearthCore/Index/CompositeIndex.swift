@@ -1,16 +1,10 @@
 import HearthStorage
 
-/// Entries of declared indexes (composite, and collection-group single-field ones), in
-/// the `indexEntries` table beside the automatic ones:
-///
-/// ```
-/// key   := 3 index(4) [collection(8), for COLLECTION scope] value…   one value a field,
-///          each in its field's direction (descending: complemented); an arrayConfig
-///          field gives one entry per distinct element
-/// data  := escaped(document ID) for COLLECTION scope, or the escaped segments of the
-///          document's path (then 0x00 0x00) for COLLECTION_GROUP scope; complemented
-///          when the last ordered field is descending, so ties walk in that direction
-/// ```
+/// Entries of declared indexes (composite, and collection-group single-field ones), kind
+/// 3 of the `indexEntries` table beside the automatic ones, laid out in `KeyLayout`: the
+/// index's number (and, at collection scope, the collection's), then one `KeyCodec`
+/// value a field in the index's order and direction, naming the document by ID or, at
+/// collection-group scope, by path.
 ///
 /// A document is in an index only when it has every indexed field (and an array where
 /// the index has `arrayConfig`), as in Firestore.

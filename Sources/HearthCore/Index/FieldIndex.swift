@@ -3,20 +3,15 @@ import HearthStorage
 /// Hearth's automatic single-field indexes: for every field of every document (nested
 /// map fields by their path), an entry ordered by the field's value, and for every
 /// element of an array field an `array-contains` entry — Firestore's automatic indexes
-/// at collection scope. They live in the `indexEntries` table (see `KeyLayout`):
+/// at collection scope. Their entries are kinds 1 and 2 of the `indexEntries` table, laid
+/// out in `KeyLayout`: the kind, the collection number, the field's path, then the value
+/// as `KeyCodec` bytes, naming the documents by ID.
 ///
-/// ```
-/// key   := kind(1) collection(8) path value
-/// path  := escaped(segment)… 0x00 0x00  (KeyCodec's path form: segment by segment)
-/// data  := document ID (UTF-8)          (dupsort: the documents with that value, by ID)
-/// kind  := 1 the field's value | 2 one element of the array field
-/// ```
-///
-/// Values are `KeyCodec` bytes (ascending); a descending order walks the same entries
-/// backwards. A key longer than LMDB's 511 bytes is cut at 511: such a key may stand for
-/// several values sharing its first bytes, so queries re-check and re-sort the documents
-/// under it. A field whose path alone is too long to leave room for a value
-/// (`maxPathBytes`) is not indexed, and queries on it scan.
+/// A descending order walks the same entries backwards. A key longer than LMDB's 511
+/// bytes is cut at 511: such a key may stand for several values sharing its first bytes,
+/// so queries re-check and re-sort the documents under it. A field whose path alone is
+/// too long to leave room for a value (`maxPathBytes`) is not indexed, and queries on it
+/// scan.
 public enum FieldIndex {
   public enum Kind: UInt8, Sendable {
     case value = 1

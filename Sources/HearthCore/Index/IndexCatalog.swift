@@ -83,23 +83,20 @@ struct IndexSet: Sendable {
   }
 }
 
-/// Reads the index catalog from the `meta` table, keeping the last one read: a
-/// transaction pays one small read to learn whether another process (or thread)
-/// declared indexes since.
+/// Reads the index catalog from the `meta` table (`indexCatalog` and `indexVersion`, see
+/// `KeyLayout`), keeping the last one read: a transaction pays one small read to learn
+/// whether another process (or thread) declared indexes since.
 final class IndexCatalog: Sendable {
   private let tables: Tables
   private let cached = Mutex<IndexSet>(.empty)
 
-  static let versionKey: [UInt8] = Array("indexVersion".utf8)
-  static let catalogKey: [UInt8] = Array("indexCatalog".utf8)
-
   init(tables: Tables) { self.tables = tables }
 
   func current(in txn: ReadTransaction) throws -> IndexSet {
-    let version = try txn.get(Self.versionKey, in: tables.meta).flatMap(KeyLayout.readBigEndian) ?? 0
+    let version = try txn.get(KeyLayout.MetaKey.indexVersion, in: tables.meta).flatMap(KeyLayout.readBigEndian) ?? 0
     let known = cached.withLock { $0 }
     if known.version == version { return known }
-    guard let raw = try txn.get(Self.catalogKey, in: tables.meta), let text = UTF8Text.string(raw) else {
+    guard let raw = try txn.get(KeyLayout.MetaKey.indexCatalog, in: tables.meta), let text = UTF8Text.string(raw) else {
       return IndexSet(version: version)
     }
     let set = try IndexSet.parse(text, version: version)
@@ -111,8 +108,8 @@ final class IndexCatalog: Sendable {
   func store(_ set: IndexSet, in txn: WriteTransaction) throws -> IndexSet {
     var stored = set
     stored.version = set.version + 1
-    try txn.put(Self.catalogKey, Array(stored.serialized.utf8), in: tables.meta)
-    try txn.put(Self.versionKey, KeyLayout.bigEndian(stored.version), in: tables.meta)
+    try txn.put(KeyLayout.MetaKey.indexCatalog, Array(stored.serialized.utf8), in: tables.meta)
+    try txn.put(KeyLayout.MetaKey.indexVersion, KeyLayout.bigEndian(stored.version), in: tables.meta)
     return stored
   }
 

@@ -1,6 +1,6 @@
 /// A Firestore query as data: what to read, which documents match, in which order, and
 /// how many. Built by the public `Query` type (which validates each step), run by
-/// `QueryEngine`.
+/// `StoreReader.run` (`QueryExecution`).
 public struct QueryModel: Sendable {
   /// A collection's direct children, or every collection with one ID (a collection group).
   public enum Target: Sendable, Hashable {

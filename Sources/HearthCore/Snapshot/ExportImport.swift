@@ -8,11 +8,6 @@ public enum ImportMode: Sendable {
   case replace
 }
 
-/// Reports long work: documents done so far, and the total when known. A handler that
-/// throws stops the work (an export leaves no file, a backup no copy); an import, once
-/// it writes, goes on to the end, so that it is never left half done.
-public typealias ProgressHandler = (_ done: Int, _ total: Int?) throws -> Void
-
 /// Told about each document an export in salvage mode leaves out: its key, and the
 /// `dataLoss` error that reading it threw.
 public typealias DamagedDocumentHandler = (_ key: DocumentKey, _ error: HearthError) -> Void

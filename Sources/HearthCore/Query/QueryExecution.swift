@@ -1,44 +1,8 @@
 import HearthStorage
 
-/// What running a query read and returned, for `explain()`.
-public struct QueryStatistics: Sendable {
-  /// How the query was served: the index or scan, and the key ranges read.
-  public var plan: String
-  public var indexEntriesRead = 0
-  public var documentsRead = 0
-  public var resultsReturned = 0
-}
-
-/// A query's result: its documents in query order, as verified bytes for the API to
-/// decode, and what running it cost.
-public struct QueryResult: Sendable {
-  public var documents: [EncodedDocument]
-  public var statistics: QueryStatistics
-  /// The same documents, decoded as the query saw them (for aggregations).
-  var queryDocuments: [QueryDocument] = []
-}
-
-extension StoreReader {
-  /// Runs `query` on this snapshot: for each conjunction of its filters (an OR splits
-  /// into several) and each collection it reads, the plan `QueryPlanner` picks; their
-  /// candidates are merged in query order up to the limit, and every document read is
-  /// checked against all filters, order-by fields and cursors, unless the index entry
-  /// that named it proves the match.
-  ///
-  /// - Throws: `dataLoss` when a document it reads is damaged.
-  ///
-  /// - Parameter requireIndexes: refuse, like production Firestore, a query that needs a
-  ///   composite or collection-group index that is not declared (`failedPrecondition`,
-  ///   naming the index to add).
-  ///
-  /// - Parameter explaining: describe the plans in `statistics.plan` (for `explain()`).
-  public func run(_ query: QueryModel, requireIndexes: Bool = false, explaining: Bool = false) throws -> QueryResult {
-    let execution = QueryExecution(reader: self, query: query, explaining: explaining)
-    return try execution.run(requireIndexes: requireIndexes)
-  }
-}
-
-/// One run of a query.
+/// One run of a query (`StoreReader.run`): its plans, the counts for `explain()`, and
+/// where cursors fall in each plan's ranges. How it reads and merges the candidates of
+/// its plans is in QueryExecution+Streams.swift.
 final class QueryExecution {
   let reader: StoreReader
   let query: QueryModel
@@ -321,5 +285,25 @@ final class QueryExecution {
     case .and(let parts): disjunctiveNormalForm(parts)
     case .or(let parts): parts.flatMap(expand)
     }
+  }
+}
+
+extension StoreReader {
+  /// Runs `query` on this snapshot: for each conjunction of its filters (an OR splits
+  /// into several) and each collection it reads, the plan `QueryPlanner` picks; their
+  /// candidates are merged in query order up to the limit, and every document read is
+  /// checked against all filters, order-by fields and cursors, unless the index entry
+  /// that named it proves the match.
+  ///
+  /// - Throws: `dataLoss` when a document it reads is damaged.
+  ///
+  /// - Parameter requireIndexes: refuse, like production Firestore, a query that needs a
+  ///   composite or collection-group index that is not declared (`failedPrecondition`,
+  ///   naming the index to add).
+  ///
+  /// - Parameter explaining: describe the plans in `statistics.plan` (for `explain()`).
+  public func run(_ query: QueryModel, requireIndexes: Bool = false, explaining: Bool = false) throws -> QueryResult {
+    let execution = QueryExecution(reader: self, query: query, explaining: explaining)
+    return try execution.run(requireIndexes: requireIndexes)
   }
 }

@@ -1,86 +1,8 @@
 import HearthStorage
 
-/// A document a query read: as the query sees it, and its verified bytes.
-struct Candidate {
-  var document: QueryDocument
-  var bytes: EncodedDocument
-  /// Known to match every filter and to have every order-by field, so the merge does not
-  /// check it again: its index entry proves it (and then only the fields the caller reads
-  /// were decoded), or it was checked when its plan was read whole.
-  var enforced: Bool
-}
-
-/// The candidates of one plan, or of one range of it, in walk order: query order, or its
-/// reverse for `limit(toLast:)`. Several streams are merged (see `merge`).
-final class CandidateStream {
-  enum Source {
-    /// Index entries, each naming a document (in collection `number`, when known).
-    case entries(RangeWalker, number: CollectionNumber?, name: (UnsafeRawBufferPointer) -> DocumentKey?)
-    /// A collection's documents, from the documents table.
-    case documents(RangeWalker, number: CollectionNumber, path: ResourcePath)
-    /// Documents looked up by ID, in walk order.
-    case ids([String], number: CollectionNumber, path: ResourcePath)
-    /// Nothing beyond `ahead`.
-    case none
-  }
-
-  let source: Source
-  /// Whether documents named by whole (uncut) index keys may skip the re-check.
-  let enforced: Bool
-  /// Candidates read in advance (a cut key's documents, sorted; or a whole unordered
-  /// plan), the next one last.
-  var ahead: [Candidate] = []
-  /// Whether it can hold one document twice (a whole plan read at once, which met a
-  /// document once for each array element it holds).
-  var mayRepeat = false
-  /// An entry read past a cut key's documents, to take next.
-  var held: Cursor.Entry?
-  /// The collection of the last document a collection-group index named, and its number.
-  var lastCollection: (path: ArraySlice<String>, number: CollectionNumber)?
-  var nextID = 0
-
-  init(_ source: Source, enforced: Bool = false) {
-    self.source = source
-    self.enforced = enforced
-  }
-}
-
-/// The streams' next candidates, the first in walk order on top.
-struct CandidateHeap {
-  private var items: [(candidate: Candidate, stream: Int)] = []
-  let precedes: (Candidate, Candidate) -> Bool
-
-  init(_ precedes: @escaping (Candidate, Candidate) -> Bool) { self.precedes = precedes }
-
-  mutating func insert(_ candidate: Candidate, stream: Int) {
-    items.append((candidate, stream))
-    var child = items.count - 1
-    while child > 0 {
-      let parent = (child - 1) / 2
-      guard precedes(items[child].candidate, items[parent].candidate) else { break }
-      items.swapAt(child, parent)
-      child = parent
-    }
-  }
-
-  mutating func popFirst() -> (candidate: Candidate, stream: Int)? {
-    guard !items.isEmpty else { return nil }
-    items.swapAt(0, items.count - 1)
-    let first = items.removeLast()
-    var parent = 0
-    while true {
-      let left = 2 * parent + 1
-      let right = left + 1
-      var least = parent
-      if left < items.count, precedes(items[left].candidate, items[least].candidate) { least = left }
-      if right < items.count, precedes(items[right].candidate, items[least].candidate) { least = right }
-      guard least != parent else { return first }
-      items.swapAt(parent, least)
-      parent = least
-    }
-  }
-}
-
+/// How a run reads its plans: each plan gives one or more `CandidateStream`s (walks of
+/// its key ranges, or its documents read whole and sorted), and `merge` takes their
+/// candidates in query order, checks them, and stops at the limit.
 extension QueryExecution {
   /// Whether `a` comes before `b` in the walk's order.
   func walkOrder(_ a: Candidate, _ b: Candidate) -> Bool {
