@@ -182,6 +182,8 @@ public struct ListenerStatistics: Sendable, Equatable {
 }
 
 extension Database {
+  /// The listeners registered on this database now and the views its commits have reached;
+  /// zeros once the database is closed (or when it could not be opened).
   public var listenerStatistics: ListenerStatistics {
     guard let store = try? engine() else { return ListenerStatistics(listeners: 0, viewEvaluations: 0) }
     return ListenerStatistics(listeners: store.observers.count, viewEvaluations: store.observers.evaluations)
