@@ -6,8 +6,9 @@ import Testing
 /// checked with a standard JSON Schema validator (Python's `jsonschema`, installed by
 /// Tools/setup.sh), and what the schema rejects Hearth rejects too.
 @Suite struct IndexFileSchemaTests {
+  /// The repository's root (this file is `Tests/HearthTests/<folder>/<name>.swift`).
   static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent()
 
   /// Validates `json` with the schema; returns the validator's complaint, or `nil`.
   func schemaProblem(_ json: String) throws -> String? {

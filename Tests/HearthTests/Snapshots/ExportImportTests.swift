@@ -536,8 +536,9 @@ import Testing
 
   // MARK: - JSON Schema
 
+  /// The repository's root (this file is `Tests/HearthTests/<folder>/<name>.swift`).
   static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent()
 
   /// Checks `lines` against `Schemas/` with Python's `jsonschema`; returns a verdict per
   /// line: `nil` when valid, the validator's complaint otherwise. In `.file` mode the first
