@@ -1,5 +1,6 @@
 import Foundation
 import Hearth
+import HearthTestSupport
 import Testing
 
 /// Hearth's Codable layer: `Firestore.Encoder`/`Decoder`, the property wrappers and the
@@ -178,13 +179,6 @@ import Testing
     }
   }
 
-  /// Runs `body` with a temporary database, closed afterwards.
-  private func withTemporaryDatabase<T>(_ body: (Database) throws -> T) throws -> T {
-    let db = try Database.temporary()
-    defer { db.close() }
-    return try body(db)
-  }
-
   /// Collects a callback's value across threads.
   private final class Outcome<T>: @unchecked Sendable {
     private let lock = NSLock()
@@ -207,7 +201,7 @@ import Testing
   // MARK: - Realistic models
 
   @Test func databaseUserRoundTrips() throws {
-    try withTemporaryDatabase { db throws in
+    try withDatabase { db throws in
       let alice = DatabaseUser(
         dateCreated: start, userId: "alice", username: "Alice", email: "alice@example.com", profileImage: nil,
         isPremium: true)
@@ -227,7 +221,7 @@ import Testing
   }
 
   @Test func postRoundTripsWithDocumentID() throws {
-    try withTemporaryDatabase { db throws in
+    try withDatabase { db throws in
       let posts = db.collection("users/alice/posts")
       var post = Post(
         ownerId: "alice", title: "Hello", createdAt: start, likes: 3, tags: ["swift", "linux"],
@@ -251,7 +245,7 @@ import Testing
   }
 
   @Test func documentIDAsReference() throws {
-    try withTemporaryDatabase { db throws in
+    try withDatabase { db throws in
       let reference = db.document("things/t1")
       try reference.setData(from: WithReferenceID(ref: db.document("elsewhere/x"), name: "one"))
       #expect(try reference.getDocument().data()?.keys.sorted() == ["name"])
@@ -277,7 +271,7 @@ import Testing
   // MARK: - Every special type
 
   @Test func everySpecialTypeRoundTrips() throws {
-    try withTemporaryDatabase { db throws in
+    try withDatabase { db throws in
       let value = Everything(
         timestamp: Timestamp(seconds: 1_700_000_000, nanoseconds: 123_456_000),
         point: GeoPoint(latitude: 40.4, longitude: -3.7),
@@ -320,7 +314,7 @@ import Testing
   }
 
   @Test func datesKeepMicroseconds() throws {
-    try withTemporaryDatabase { db throws in
+    try withDatabase { db throws in
       struct Event: Codable { var at: Date }
       let date = Date(timeIntervalSince1970: 1_780_000_000.123456)
       let reference = db.document("events/e1")
@@ -353,7 +347,7 @@ import Testing
   }
 
   @Test func nonFiniteDoublesAreStored() throws {
-    try withTemporaryDatabase { db throws in
+    try withDatabase { db throws in
       struct Measure: Codable {
         var value: Double
         var high: Double
@@ -430,7 +424,7 @@ import Testing
     struct Counters: Codable { var counts: [UInt] }
     #expect(throws: EncodingError.self) { try Firestore.Encoder().encode(Counters(counts: [1, .max])) }
 
-    try withTemporaryDatabase { db throws in
+    try withDatabase { db throws in
       let reference = db.document("counters/c")
       let error = #expect(throws: EncodingError.self) { try reference.setData(from: Counter(count: .max)) }
       #expect(describe(try #require(error)).hasPrefix("Document counters/c, field 'count': 18446744073709551615"))
@@ -510,7 +504,7 @@ import Testing
   // MARK: - Property wrappers
 
   @Test func serverTimestampBecomesCommitTime() throws {
-    try withTemporaryDatabase { db throws in
+    try withDatabase { db throws in
       let reference = db.collection("rooms/r1/messages").document("m1")
       try reference.setData(from: Stamped(text: "hi"))
       let snapshot = try reference.getDocument()
@@ -533,7 +527,7 @@ import Testing
   }
 
   @Test func missingServerTimestampDecodesAsNil() throws {
-    try withTemporaryDatabase { db throws in
+    try withDatabase { db throws in
       let reference = db.document("rooms/r1/messages/old")
       try reference.setData(["text": "written before sentAt existed", "stamp": NSNull()])
       let read = try reference.getDocument(as: Stamped.self)
@@ -559,7 +553,7 @@ import Testing
     #expect(note.text == nil)
     // A server timestamp cannot be written outside Hearth.
     #expect(throws: EncodingError.self) { try JSONEncoder().encode(Note()) }
-    try withTemporaryDatabase { db throws in
+    try withDatabase { db throws in
       #expect(throws: EncodingError.self) { try JSONEncoder().encode(["ref": db.document("a/b")]) }
       #expect(throws: DecodingError.self) {
         try JSONDecoder().decode([DocumentReference].self, from: Data(#"["a/b"]"#.utf8))
@@ -576,7 +570,7 @@ import Testing
         target = try DocumentReference(from: container.superDecoder(forKey: .target))
       }
     }
-    try withTemporaryDatabase { db throws in
+    try withDatabase { db throws in
       let target = db.document("a/b")
       #expect(try Firestore.Decoder().decode(Link.self, from: ["target": target]).target == target)
       let error = #expect(throws: DecodingError.self) {
@@ -595,7 +589,7 @@ import Testing
       var byName: [String: DocumentReference]
     }
     struct Mistyped: Decodable { var target: String }
-    try withTemporaryDatabase { db throws in
+    try withDatabase { db throws in
       let reference = db.document("links/l")
       try reference.setData([
         "target": db.document("a/b"), "targets": [db.document("c/d")], "byName": ["e": db.document("e/f")],
@@ -634,53 +628,53 @@ import Testing
         return describe(error)
       }
     }
-    try withTemporaryDatabase { db throws in
-      let other = try Database.temporary()
-      defer { other.close() }
-      let target = other.document("a/b")
-      let invalid = db.document("odd")
-      let exact = Decimal(string: "0.1")!
-      let date = Date(timeIntervalSince1970: 1_000.000_000_1)
-      let read = try decoder.decode(
-        Holder.self,
-        from: [
-          "target": target, "invalid": invalid, "amount": exact, "roughly": Decimal(string: "2.5")!,
-          "big": UInt64.max, "name": Optional("n") as Any, "count": NSNumber(value: Int8(7)), "at": date,
-          "unused": FieldValue.serverTimestamp(), "nothing": String?.none as Any, "set": Set([1]),
-        ],
-        in: db.document("h/1"))
-      #expect(read.target === target)  // the very reference, with its own database
-      #expect(read.invalid === invalid)
-      #expect(read.amount == exact)
-      #expect(read.roughly == 2.5)
-      #expect(read.big == .max)
-      #expect(read.name == "n")
-      #expect(read.count == 7)
-      #expect(read.at == Timestamp(date: date).dateValue())
+    try withDatabase { db throws in
+      try withDatabase { other in
+        let target = other.document("a/b")
+        let invalid = db.document("odd")
+        let exact = Decimal(string: "0.1")!
+        let date = Date(timeIntervalSince1970: 1_000.000_000_1)
+        let read = try decoder.decode(
+          Holder.self,
+          from: [
+            "target": target, "invalid": invalid, "amount": exact, "roughly": Decimal(string: "2.5")!,
+            "big": UInt64.max, "name": Optional("n") as Any, "count": NSNumber(value: Int8(7)), "at": date,
+            "unused": FieldValue.serverTimestamp(), "nothing": String?.none as Any, "set": Set([1]),
+          ],
+          in: db.document("h/1"))
+        #expect(read.target === target)  // the very reference, with its own database
+        #expect(read.invalid === invalid)
+        #expect(read.amount == exact)
+        #expect(read.roughly == 2.5)
+        #expect(read.big == .max)
+        #expect(read.name == "n")
+        #expect(read.count == 7)
+        #expect(read.at == Timestamp(date: date).dateValue())
 
-      struct Signed: Decodable { var n: Int64 }
-      #expect(
-        message { _ = try decoder.decode(Signed.self, from: ["n": UInt64.max]) }
-          == "Field 'n': 18446744073709551615 does not fit in Int64")
-      struct Text: Decodable { var text: String }
-      #expect(
-        message { _ = try decoder.decode(Text.self, from: ["text": FieldValue.increment(1)]) }
-          == "Field 'text': expected String but found a value of type FieldValue")
-      #expect(
-        message { _ = try decoder.decode(Text.self, from: ["text": target]) }
-          == "Field 'text': expected String but found a document reference")
-      #expect(
-        message { _ = try decoder.decode(Text.self, from: ["text": exact]) }
-          == "Field 'text': expected String but found a double")
-      #expect(
-        message { _ = try decoder.decode(Text.self, from: ["text": UInt64.max]) }
-          == "Field 'text': expected String but found an integer")
-      #expect(
-        message { _ = try decoder.decode(Text.self, from: ["text": String?.none as Any]) }
-          == "Field 'text': expected String but found a value of type Optional<String>")
-      #expect(
-        message { _ = try decoder.decode(Text.self, from: ["text": NSNumber(value: true)]) }
-          == "Field 'text': expected String but found a boolean")
+        struct Signed: Decodable { var n: Int64 }
+        #expect(
+          message { _ = try decoder.decode(Signed.self, from: ["n": UInt64.max]) }
+            == "Field 'n': 18446744073709551615 does not fit in Int64")
+        struct Text: Decodable { var text: String }
+        #expect(
+          message { _ = try decoder.decode(Text.self, from: ["text": FieldValue.increment(1)]) }
+            == "Field 'text': expected String but found a value of type FieldValue")
+        #expect(
+          message { _ = try decoder.decode(Text.self, from: ["text": target]) }
+            == "Field 'text': expected String but found a document reference")
+        #expect(
+          message { _ = try decoder.decode(Text.self, from: ["text": exact]) }
+            == "Field 'text': expected String but found a double")
+        #expect(
+          message { _ = try decoder.decode(Text.self, from: ["text": UInt64.max]) }
+            == "Field 'text': expected String but found an integer")
+        #expect(
+          message { _ = try decoder.decode(Text.self, from: ["text": String?.none as Any]) }
+            == "Field 'text': expected String but found a value of type Optional<String>")
+        #expect(
+          message { _ = try decoder.decode(Text.self, from: ["text": NSNumber(value: true)]) }
+            == "Field 'text': expected String but found a boolean")
+      }
     }
   }
 
@@ -696,7 +690,7 @@ import Testing
   // MARK: - Errors
 
   @Test func missingKeyNamesDocumentAndKey() throws {
-    try withTemporaryDatabase { db throws in
+    try withDatabase { db throws in
       let reference = db.document("users/alice")
       try reference.setData(["dateCreated": Timestamp(date: start), "userId": "alice", "isPremium": false])
       let error = #expect(throws: DecodingError.self) { try reference.getDocument(as: DatabaseUser.self) }
@@ -728,7 +722,7 @@ import Testing
   }
 
   @Test func typeMismatchNamesFieldAndTypes() throws {
-    try withTemporaryDatabase { db throws in
+    try withDatabase { db throws in
       let reference = db.document("users/alice")
       try reference.setData(["name": "Alice", "age": "thirty"])
       let error = #expect(throws: DecodingError.self) { try reference.getDocument(as: Person.self) }
@@ -807,7 +801,7 @@ import Testing
     // With a document, and deeper: a dictionary of arrays of models.
     struct Shelf: Codable { var sections: [String: [Comment]] }
     let deep = #expect(throws: DecodingError.self) {
-      try withTemporaryDatabase { db throws in
+      try withDatabase { db throws in
         _ = try decoder.decode(
           Shelf.self, from: ["sections": ["new": [["author": "a", "text": "x"], ["author": "b"]]]],
           in: db.document("shelves/s1"))
@@ -860,7 +854,7 @@ import Testing
     struct Probes: Decodable { var byName: [String: [Probe]] }
     var decoder = Firestore.Decoder()
     decoder.userInfo[CodingUserInfoKey(rawValue: "note")!] = "hello"
-    try withTemporaryDatabase { db throws in
+    try withDatabase { db throws in
       let probes = try decoder.decode(Probes.self, from: ["byName": ["k": [1, 2]]], in: db.document("p/1"))
       let probe = try #require(probes.byName["k"]?.last)
       #expect(probe.path == ["byName", "k", "Index 1"])
@@ -962,7 +956,7 @@ import Testing
   }
 
   @Test func missingDocumentIsNamed() throws {
-    try withTemporaryDatabase { db throws in
+    try withDatabase { db throws in
       let reference = db.document("users/nobody")
       let error = #expect(throws: DecodingError.self) { try reference.getDocument(as: DatabaseUser.self) }
       guard case .valueNotFound(_, let context)? = error else {
@@ -978,7 +972,7 @@ import Testing
   // MARK: - Batches, transactions, merges
 
   @Test func batchAndTransactionWriteEncodables() throws {
-    try withTemporaryDatabase { db throws in
+    try withDatabase { db throws in
       let alice = db.document("users/alice")
       let bob = db.document("users/bob")
       let user = DatabaseUser(
@@ -1007,7 +1001,7 @@ import Testing
   }
 
   @Test func mergeKeepsOtherFields() throws {
-    try withTemporaryDatabase { db throws in
+    try withDatabase { db throws in
       let reference = db.document("users/carol")
       try reference.setData(["name": "Carol", "age": 20, "city": "Lyon"])
       struct AgeOnly: Codable {
@@ -1033,7 +1027,7 @@ import Testing
   // MARK: - Completion and async forms
 
   @Test func completionForms() throws {
-    try withTemporaryDatabase { db throws in
+    try withDatabase { db throws in
       let user = DatabaseUser(
         dateCreated: start, userId: "dave", username: "Dave", email: nil, profileImage: nil, isPremium: false)
       let reference = db.document("users/dave")
@@ -1071,17 +1065,18 @@ import Testing
   }
 
   @Test func asyncCallers() async throws {
-    let db = try Database.temporary()
-    defer { db.close() }
-    let user = DatabaseUser(
-      dateCreated: start, userId: "erin", username: "Erin", email: "e@example.com", profileImage: nil, isPremium: true)
-    let reference = db.document("users/erin")
-    // The Codable writes are synchronous, so this reads the same in async code.
-    try reference.setData(from: user)
-    try reference.setData(from: user, merge: true)
-    let added = try db.collection("users").addDocument(from: user)
-    let read = try await reference.getDocument(as: DatabaseUser.self)
-    #expect(read == user)
-    #expect(try await added.getDocument(as: DatabaseUser.self) == user)
+    try await withDatabase { db in
+      let user = DatabaseUser(
+        dateCreated: start, userId: "erin", username: "Erin", email: "e@example.com", profileImage: nil, isPremium: true
+      )
+      let reference = db.document("users/erin")
+      // The Codable writes are synchronous, so this reads the same in async code.
+      try reference.setData(from: user)
+      try reference.setData(from: user, merge: true)
+      let added = try db.collection("users").addDocument(from: user)
+      let read = try await reference.getDocument(as: DatabaseUser.self)
+      #expect(read == user)
+      #expect(try await added.getDocument(as: DatabaseUser.self) == user)
+    }
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Hearth
+import HearthTestSupport
 import Testing
 
 /// `Firestore.Encoder` and `Firestore.Decoder`'s strategies (keys, dates, data, NaN and

@@ -1,5 +1,6 @@
 import Foundation
 import Hearth
+import HearthTestSupport
 import Testing
 
 // Firestore's unit tests of its public API objects, ported case by case with their data and

@@ -1,5 +1,6 @@
 import Foundation
 import Hearth
+import HearthTestSupport
 import Testing
 
 // Firestore's own validation integration tests for paths, field names, data types, writes,
@@ -308,28 +309,28 @@ struct FirestorePortDataValidationTests {
   // committed alone and must fail there, writing nothing.)
   @Test func testBatchWritesWithIncorrectReferencesFail() throws {
     try withDatabase { db1 in
-      let db2 = try Database.temporary()
-      defer { db2.close() }
-      #expect(db1 !== db2)
-      let reason = ["Provided document reference is from a different Cloud Firestore instance."]
-      let data: [String: Any] = ["foo": 1]
-      let badRef = db2.document("foo/bar")
-      expectInvalidArgument(mentioning: reason, "setData") {
-        try db1.batch().setData(data, forDocument: badRef).commit()
+      try withDatabase { db2 in
+        #expect(db1 !== db2)
+        let reason = ["Provided document reference is from a different Cloud Firestore instance."]
+        let data: [String: Any] = ["foo": 1]
+        let badRef = db2.document("foo/bar")
+        expectInvalidArgument(mentioning: reason, "setData") {
+          try db1.batch().setData(data, forDocument: badRef).commit()
+        }
+        expectNothingWritten(db1, db2, "setData")
+        expectInvalidArgument(mentioning: reason, "setData merge") {
+          try db1.batch().setData(data, forDocument: badRef, merge: true).commit()
+        }
+        expectNothingWritten(db1, db2, "setData merge")
+        expectInvalidArgument(mentioning: reason, "updateData") {
+          try db1.batch().updateData(data, forDocument: badRef).commit()
+        }
+        expectNothingWritten(db1, db2, "updateData")
+        expectInvalidArgument(mentioning: reason, "deleteDocument") {
+          try db1.batch().deleteDocument(badRef).commit()
+        }
+        expectNothingWritten(db1, db2, "deleteDocument")
       }
-      expectNothingWritten(db1, db2, "setData")
-      expectInvalidArgument(mentioning: reason, "setData merge") {
-        try db1.batch().setData(data, forDocument: badRef, merge: true).commit()
-      }
-      expectNothingWritten(db1, db2, "setData merge")
-      expectInvalidArgument(mentioning: reason, "updateData") {
-        try db1.batch().updateData(data, forDocument: badRef).commit()
-      }
-      expectNothingWritten(db1, db2, "updateData")
-      expectInvalidArgument(mentioning: reason, "deleteDocument") {
-        try db1.batch().deleteDocument(badRef).commit()
-      }
-      expectNothingWritten(db1, db2, "deleteDocument")
     }
   }
 
@@ -338,33 +339,33 @@ struct FirestorePortDataValidationTests {
   // transaction writes do not throw, so each runs in its own transaction, which must fail.)
   @Test func testTransactionWritesWithIncorrectReferencesFail() throws {
     try withDatabase { db1 in
-      let db2 = try Database.temporary()
-      defer { db2.close() }
-      #expect(db1 !== db2)
-      let reason = ["Provided document reference is from a different Cloud Firestore instance."]
-      let data: [String: Any] = ["foo": 1]
-      let badRef = db2.document("foo/bar")
-      expectNoError("a no-op transaction") {
-        _ = try db1.runTransaction { txn in
-          expectInvalidArgument(mentioning: reason, "getDocument") { _ = try txn.getDocument(badRef) }
+      try withDatabase { db2 in
+        #expect(db1 !== db2)
+        let reason = ["Provided document reference is from a different Cloud Firestore instance."]
+        let data: [String: Any] = ["foo": 1]
+        let badRef = db2.document("foo/bar")
+        expectNoError("a no-op transaction") {
+          _ = try db1.runTransaction { txn in
+            expectInvalidArgument(mentioning: reason, "getDocument") { _ = try txn.getDocument(badRef) }
+          }
         }
+        expectInvalidArgument(mentioning: reason, "setData") {
+          _ = try db1.runTransaction { txn in txn.setData(data, forDocument: badRef) }
+        }
+        expectNothingWritten(db1, db2, "setData")
+        expectInvalidArgument(mentioning: reason, "setData merge") {
+          _ = try db1.runTransaction { txn in txn.setData(data, forDocument: badRef, merge: true) }
+        }
+        expectNothingWritten(db1, db2, "setData merge")
+        expectInvalidArgument(mentioning: reason, "updateData") {
+          _ = try db1.runTransaction { txn in txn.updateData(data, forDocument: badRef) }
+        }
+        expectNothingWritten(db1, db2, "updateData")
+        expectInvalidArgument(mentioning: reason, "deleteDocument") {
+          _ = try db1.runTransaction { txn in txn.deleteDocument(badRef) }
+        }
+        expectNothingWritten(db1, db2, "deleteDocument")
       }
-      expectInvalidArgument(mentioning: reason, "setData") {
-        _ = try db1.runTransaction { txn in txn.setData(data, forDocument: badRef) }
-      }
-      expectNothingWritten(db1, db2, "setData")
-      expectInvalidArgument(mentioning: reason, "setData merge") {
-        _ = try db1.runTransaction { txn in txn.setData(data, forDocument: badRef, merge: true) }
-      }
-      expectNothingWritten(db1, db2, "setData merge")
-      expectInvalidArgument(mentioning: reason, "updateData") {
-        _ = try db1.runTransaction { txn in txn.updateData(data, forDocument: badRef) }
-      }
-      expectNothingWritten(db1, db2, "updateData")
-      expectInvalidArgument(mentioning: reason, "deleteDocument") {
-        _ = try db1.runTransaction { txn in txn.deleteDocument(badRef) }
-      }
-      expectNothingWritten(db1, db2, "deleteDocument")
     }
   }
 

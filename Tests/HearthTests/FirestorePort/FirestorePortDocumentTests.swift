@@ -1,5 +1,6 @@
 import Foundation
 import Hearth
+import HearthTestSupport
 import Testing
 
 // Firestore's own document integration tests, ported case by case with their data and expected
@@ -396,10 +397,10 @@ struct FirestorePortDocumentTests {
       #expect(query.hashValue == query2.hashValue)
       let query3 = firestore.collection("foo").order(by: "BAR").whereField("baz", isEqualTo: 42)
       #expect(query != query3)
-      let otherFirestore = try Database.temporary()
-      defer { otherFirestore.close() }
-      let query4 = otherFirestore.collection("foo").order(by: "bar").whereField("baz", isEqualTo: 42)
-      #expect(query4 != query)
+      try withDatabase { otherFirestore in
+        let query4 = otherFirestore.collection("foo").order(by: "bar").whereField("baz", isEqualTo: 42)
+        #expect(query4 != query)
+      }
     }
   }
 

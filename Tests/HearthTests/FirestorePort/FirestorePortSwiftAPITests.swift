@@ -1,5 +1,6 @@
 import Foundation
 import Hearth
+import HearthTestSupport
 import Testing
 
 // Firestore's Swift API tests not covered by the other ports, ported case by case with their data

@@ -1,5 +1,6 @@
 import Foundation
 import Hearth
+import HearthTestSupport
 import Testing
 
 // Firestore's own field and type integration tests, ported case by case with their data and

@@ -1,5 +1,6 @@
 import Foundation
 import Hearth
+import HearthTestSupport
 import Testing
 
 // Firestore's value comparison unit tests (Firestore/core/test/unit/model/value_util_test.cc),
@@ -123,28 +124,28 @@ struct FirestorePortValueOrderTests {
 
   // ValueUtilTest.StrictOrdering (order by value, ascending and descending)
   @Test func strictOrdering() throws {
-    let db = try openQueryDatabase()
-    defer { db.close() }
-    let groups = strictOrderingGroups(db)
-    let ids = try seedGroups(db.collection("values"), groups.map(\.values))
-    let c = db.collection("values")
-    expectIDs(c.order(by: "value"), ids.flatMap { $0 }, "ascending")
-    // Descending: groups reversed, ties by key descending (the implicit __name__ takes the
-    // direction of the last order-by).
-    expectIDs(c.order(by: "value", descending: true), ids.reversed().flatMap { $0.reversed() }, "descending")
+    try withDatabase(settings: relaxed) { db in
+      let groups = strictOrderingGroups(db)
+      let ids = try seedGroups(db.collection("values"), groups.map(\.values))
+      let c = db.collection("values")
+      expectIDs(c.order(by: "value"), ids.flatMap { $0 }, "ascending")
+      // Descending: groups reversed, ties by key descending (the implicit __name__ takes the
+      // direction of the last order-by).
+      expectIDs(c.order(by: "value", descending: true), ids.reversed().flatMap { $0.reversed() }, "descending")
+    }
   }
 
   // ValueUtilTest.StrictOrdering (values that compare the same are `==`; others are not)
   @Test func strictOrderingGroupsAsEqualityFilters() throws {
-    let db = try openQueryDatabase()
-    defer { db.close() }
-    let groups = strictOrderingGroups(db)
-    let ids = try seedGroups(db.collection("values"), groups.map(\.values))
-    let c = db.collection("values")
-    for (g, group) in groups.enumerated() {
-      for (m, value) in group.values.enumerated() {
-        expectIDs(
-          c.whereField("value", isEqualTo: value), ids[g], "value == \(canonical(value)) (group \(g), member \(m))")
+    try withDatabase(settings: relaxed) { db in
+      let groups = strictOrderingGroups(db)
+      let ids = try seedGroups(db.collection("values"), groups.map(\.values))
+      let c = db.collection("values")
+      for (g, group) in groups.enumerated() {
+        for (m, value) in group.values.enumerated() {
+          expectIDs(
+            c.whereField("value", isEqualTo: value), ids[g], "value == \(canonical(value)) (group \(g), member \(m))")
+        }
       }
     }
   }
@@ -153,95 +154,95 @@ struct FirestorePortValueOrderTests {
   // value return the earlier / later groups of the same type, in order). Null and NaN are not
   // used as operands, and a NaN field never matches a range (SEMANTICS.md).
   @Test func strictOrderingGroupsAsRangeFilters() throws {
-    let db = try openQueryDatabase()
-    defer { db.close() }
-    let groups = strictOrderingGroups(db)
-    let ids = try seedGroups(db.collection("values"), groups.map(\.values))
-    let c = db.collection("values")
-    func isNaN(_ group: OrderGroup) -> Bool { (group.values[0] as? Double)?.isNaN == true }
-    for (g, group) in groups.enumerated() where group.type != "null" && !isNaN(group) {
-      let operand = group.values[0]
-      let sameType = groups.indices.filter { groups[$0].type == group.type && !isNaN(groups[$0]) }
-      func expected(_ include: (Int) -> Bool) -> [String] { sameType.filter(include).flatMap { ids[$0] } }
-      let label = "\(canonical(operand)) (group \(g))"
-      expectIDs(c.whereField("value", isLessThan: operand), expected { $0 < g }, "value < \(label)")
-      expectIDs(c.whereField("value", isLessThanOrEqualTo: operand), expected { $0 <= g }, "value <= \(label)")
-      expectIDs(c.whereField("value", isGreaterThan: operand), expected { $0 > g }, "value > \(label)")
-      expectIDs(c.whereField("value", isGreaterThanOrEqualTo: operand), expected { $0 >= g }, "value >= \(label)")
+    try withDatabase(settings: relaxed) { db in
+      let groups = strictOrderingGroups(db)
+      let ids = try seedGroups(db.collection("values"), groups.map(\.values))
+      let c = db.collection("values")
+      func isNaN(_ group: OrderGroup) -> Bool { (group.values[0] as? Double)?.isNaN == true }
+      for (g, group) in groups.enumerated() where group.type != "null" && !isNaN(group) {
+        let operand = group.values[0]
+        let sameType = groups.indices.filter { groups[$0].type == group.type && !isNaN(groups[$0]) }
+        func expected(_ include: (Int) -> Bool) -> [String] { sameType.filter(include).flatMap { ids[$0] } }
+        let label = "\(canonical(operand)) (group \(g))"
+        expectIDs(c.whereField("value", isLessThan: operand), expected { $0 < g }, "value < \(label)")
+        expectIDs(c.whereField("value", isLessThanOrEqualTo: operand), expected { $0 <= g }, "value <= \(label)")
+        expectIDs(c.whereField("value", isGreaterThan: operand), expected { $0 > g }, "value > \(label)")
+        expectIDs(c.whereField("value", isGreaterThanOrEqualTo: operand), expected { $0 >= g }, "value >= \(label)")
+      }
     }
   }
 
   // ValueUtilTest.Equality (each value's `==` returns exactly its equality group)
   @Test func equality() throws {
-    let db = try openQueryDatabase()
-    defer { db.close() }
-    // kDate1 = 2016-05-20 10:20:00 UTC, kDate2 = 2016-10-21 15:32:00 UTC.
-    let date1 = Date(timeIntervalSince1970: 1_463_739_600)
-    let date2 = Date(timeIntervalSince1970: 1_477_063_920)
-    let groups: [[Any]] = [
-      [NSNull(), NSNull()],
-      [false, false],
-      [true, true],
-      [
-        Double.nan, Double(bitPattern: 0x7ff8_0000_0000_0000), Double(bitPattern: 0x7fff_0000_0000_0000),
-        Double(nan: 1, signaling: false), Double(nan: 2, signaling: false),
-      ],
-      [1.1, 1.1],
-      [Data([0, 1, 1])],
-      [Data([0, 1])],
-      ["string", "string"],
-      ["strin"],
-      ["strin\u{0}"],
-      ["e\u{0301}b"],  // latin small letter e + combining acute accent
-      ["\u{00e9}a"],  // latin small letter e with acute accent
-      [date1, Timestamp(seconds: 1_463_739_600, nanoseconds: 0)],
-      [date2, Timestamp(seconds: 1_477_063_920, nanoseconds: 0)],
-      [GeoPoint(latitude: 0, longitude: 1), GeoPoint(latitude: 0, longitude: 1)],
-      [GeoPoint(latitude: 1, longitude: 0)],
-      [db.document("coll/doc1"), db.document("coll/doc1")],
-      [db.document("coll/doc2")],
-      [["foo", "bar"], ["foo", "bar"]],
-      [["foo", "bar", "baz"]],
-      [["foo"]],
-      [["bar": 1, "foo": 2], ["bar": 1, "foo": 2]],
-      [["bar": 2, "foo": 1]],
-      [["bar": 1]],
-      [["foo": 1]],
-    ]
-    let c = db.collection("values")
-    let ids = try seedGroups(c, groups)
-    for (g, values) in groups.enumerated() {
-      for (m, value) in values.enumerated() {
-        expectIDs(
-          c.whereField("value", isEqualTo: value), ids[g], "value == \(canonical(value)) (group \(g), member \(m))")
+    try withDatabase(settings: relaxed) { db in
+      // kDate1 = 2016-05-20 10:20:00 UTC, kDate2 = 2016-10-21 15:32:00 UTC.
+      let date1 = Date(timeIntervalSince1970: 1_463_739_600)
+      let date2 = Date(timeIntervalSince1970: 1_477_063_920)
+      let groups: [[Any]] = [
+        [NSNull(), NSNull()],
+        [false, false],
+        [true, true],
+        [
+          Double.nan, Double(bitPattern: 0x7ff8_0000_0000_0000), Double(bitPattern: 0x7fff_0000_0000_0000),
+          Double(nan: 1, signaling: false), Double(nan: 2, signaling: false),
+        ],
+        [1.1, 1.1],
+        [Data([0, 1, 1])],
+        [Data([0, 1])],
+        ["string", "string"],
+        ["strin"],
+        ["strin\u{0}"],
+        ["e\u{0301}b"],  // latin small letter e + combining acute accent
+        ["\u{00e9}a"],  // latin small letter e with acute accent
+        [date1, Timestamp(seconds: 1_463_739_600, nanoseconds: 0)],
+        [date2, Timestamp(seconds: 1_477_063_920, nanoseconds: 0)],
+        [GeoPoint(latitude: 0, longitude: 1), GeoPoint(latitude: 0, longitude: 1)],
+        [GeoPoint(latitude: 1, longitude: 0)],
+        [db.document("coll/doc1"), db.document("coll/doc1")],
+        [db.document("coll/doc2")],
+        [["foo", "bar"], ["foo", "bar"]],
+        [["foo", "bar", "baz"]],
+        [["foo"]],
+        [["bar": 1, "foo": 2], ["bar": 1, "foo": 2]],
+        [["bar": 2, "foo": 1]],
+        [["bar": 1]],
+        [["foo": 1]],
+      ]
+      let c = db.collection("values")
+      let ids = try seedGroups(c, groups)
+      for (g, values) in groups.enumerated() {
+        for (m, value) in values.enumerated() {
+          expectIDs(
+            c.whereField("value", isEqualTo: value), ids[g], "value == \(canonical(value)) (group \(g), member \(m))")
+        }
       }
     }
   }
 
   // ValueUtilTest.CompareMaps
   @Test func compareMaps() throws {
-    let db = try openQueryDatabase()
-    defer { db.close() }
-    // Same: each is == the other; ordered by key.
-    let same1 = try seed(
-      db.collection("same1"), ["left": ["value": ["a": 7, "b": 0]], "right": ["value": ["a": 7, "b": 0]]])
-    expectIDs(same1.whereField("value", isEqualTo: ["a": 7, "b": 0]), ["left", "right"], "{a:7,b:0} == {a:7,b:0}")
-    expectIDs(same1.order(by: "value", descending: true), ["right", "left"], "same, descending")
-    let same2 = try seed(
-      db.collection("same2"), ["left": ["value": ["a": 3, "b": 5]], "right": ["value": ["b": 5, "a": 3]]])
-    expectIDs(same2.whereField("value", isEqualTo: ["b": 5, "a": 3]), ["left", "right"], "{a:3,b:5} == {b:5,a:3}")
-    expectIDs(same2.order(by: "value", descending: true), ["right", "left"], "same, descending")
-    // Descending: left > right.
-    let descending = try seed(
-      db.collection("descending"),
-      ["left": ["value": ["a": 8, "b": 10, "c": 5]], "right": ["value": ["a": 8, "b": 10]]])
-    expectIDs(descending.order(by: "value"), ["right", "left"], "{a:8,b:10,c:5} > {a:8,b:10}")
-    expectIDs(descending.whereField("value", isGreaterThan: ["a": 8, "b": 10]), ["left"], "> {a:8,b:10}")
-    expectIDs(descending.whereField("value", isEqualTo: ["a": 8, "b": 10]), ["right"], "== {a:8,b:10}")
-    // Ascending: left < right.
-    let ascending = try seed(
-      db.collection("ascending"), ["left": ["value": ["a": 7, "b": 0]], "right": ["value": ["a": 7, "b": 10]]])
-    expectIDs(ascending.order(by: "value", descending: true), ["right", "left"], "{a:7,b:0} < {a:7,b:10}")
-    expectIDs(ascending.whereField("value", isLessThan: ["a": 7, "b": 10]), ["left"], "< {a:7,b:10}")
+    try withDatabase(settings: relaxed) { db in
+      // Same: each is == the other; ordered by key.
+      let same1 = try seed(
+        db.collection("same1"), ["left": ["value": ["a": 7, "b": 0]], "right": ["value": ["a": 7, "b": 0]]])
+      expectIDs(same1.whereField("value", isEqualTo: ["a": 7, "b": 0]), ["left", "right"], "{a:7,b:0} == {a:7,b:0}")
+      expectIDs(same1.order(by: "value", descending: true), ["right", "left"], "same, descending")
+      let same2 = try seed(
+        db.collection("same2"), ["left": ["value": ["a": 3, "b": 5]], "right": ["value": ["b": 5, "a": 3]]])
+      expectIDs(same2.whereField("value", isEqualTo: ["b": 5, "a": 3]), ["left", "right"], "{a:3,b:5} == {b:5,a:3}")
+      expectIDs(same2.order(by: "value", descending: true), ["right", "left"], "same, descending")
+      // Descending: left > right.
+      let descending = try seed(
+        db.collection("descending"),
+        ["left": ["value": ["a": 8, "b": 10, "c": 5]], "right": ["value": ["a": 8, "b": 10]]])
+      expectIDs(descending.order(by: "value"), ["right", "left"], "{a:8,b:10,c:5} > {a:8,b:10}")
+      expectIDs(descending.whereField("value", isGreaterThan: ["a": 8, "b": 10]), ["left"], "> {a:8,b:10}")
+      expectIDs(descending.whereField("value", isEqualTo: ["a": 8, "b": 10]), ["right"], "== {a:8,b:10}")
+      // Ascending: left < right.
+      let ascending = try seed(
+        db.collection("ascending"), ["left": ["value": ["a": 7, "b": 0]], "right": ["value": ["a": 7, "b": 10]]])
+      expectIDs(ascending.order(by: "value", descending: true), ["right", "left"], "{a:7,b:0} < {a:7,b:10}")
+      expectIDs(ascending.whereField("value", isLessThan: ["a": 7, "b": 10]), ["left"], "< {a:7,b:10}")
+    }
   }
 }

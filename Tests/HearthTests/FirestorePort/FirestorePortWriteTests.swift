@@ -1,5 +1,6 @@
 import Foundation
 import Hearth
+import HearthTestSupport
 import Testing
 
 // Firestore's own write batch and transaction integration tests, ported case by case with their

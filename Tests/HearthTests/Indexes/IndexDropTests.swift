@@ -1,5 +1,6 @@
 import Foundation
 import Hearth
+import HearthTestSupport
 import Testing
 
 /// `dropIndexes(json:)`: a dropped index is gone with its entries, in one commit, and
@@ -83,18 +84,18 @@ import Testing
     let path = makeTemporaryPath("hearth-drop")
     defer { try? FileManager.default.removeItem(atPath: path) }
     do {
-      let db = try Database(path: path, settings: relaxed)
-      defer { db.close() }
-      try Self.populate(db)
-      try db.declareIndexes(json: Self.ownerByLikes)
-      try db.declareIndexes(json: Self.tagsByLikes)
-      try db.dropIndexes(json: Self.ownerByLikes)
+      try withDatabase(at: path, settings: relaxed) { db in
+        try Self.populate(db)
+        try db.declareIndexes(json: Self.ownerByLikes)
+        try db.declareIndexes(json: Self.tagsByLikes)
+        try db.dropIndexes(json: Self.ownerByLikes)
+      }
     }
-    let db = try Database(path: path, settings: relaxed)
-    defer { db.close() }
-    #expect(try db.stats().declaredIndexes == 1)
-    #expect(!(try db.declaredIndexesJSON().contains("ownerId")))
-    #expect(try db.check().ok)
+    try withDatabase(at: path, settings: relaxed) { db throws in
+      #expect(try db.stats().declaredIndexes == 1)
+      #expect(!(try db.declaredIndexesJSON().contains("ownerId")))
+      #expect(try db.check().ok)
+    }
   }
 
   /// A field name with special characters is written in backticks, and read back so.
@@ -105,23 +106,23 @@ import Testing
       #"{"indexes": [{"collectionGroup": "people", "queryScope": "COLLECTION", "fields": ["#
       + #"{"fieldPath": "`first name`", "order": "ASCENDING"}, {"fieldPath": "`a.b`.c", "order": "DESCENDING"}]}]}"#
     do {
-      let db = try Database(path: path, settings: relaxed)
-      defer { db.close() }
-      try db.document("people/ada").setData(["first name": "Ada", "a.b": ["c": 1]])
-      try db.declareIndexes(json: json)
-      #expect(try db.declaredIndexesJSON().contains(#""fieldPath": "`a.b`.c""#))
+      try withDatabase(at: path, settings: relaxed) { db in
+        try db.document("people/ada").setData(["first name": "Ada", "a.b": ["c": 1]])
+        try db.declareIndexes(json: json)
+        #expect(try db.declaredIndexesJSON().contains(#""fieldPath": "`a.b`.c""#))
+      }
     }
     // A new handle reads the stored declaration back: the same fields, so the entry the
     // declaration wrote is the one the check expects.
     let settings = Self.strict
     settings.readOnly = true
-    let db = try Database(path: path, settings: settings)
-    defer { db.close() }
-    let report = try db.check()
-    #expect(report.ok, "\(report.problems)")
-    let query = db.collection("people").whereField(FieldPath(["first name"]), isEqualTo: "Ada")
-      .order(by: FieldPath(["a.b", "c"]), descending: true)
-    #expect(try query.getDocuments().documents.map(\.documentID) == ["ada"])
+    try withDatabase(at: path, settings: settings) { db in
+      let report = try db.check()
+      #expect(report.ok, "\(report.problems)")
+      let query = db.collection("people").whereField(FieldPath(["first name"]), isEqualTo: "Ada")
+        .order(by: FieldPath(["a.b", "c"]), descending: true)
+      #expect(try query.getDocuments().documents.map(\.documentID) == ["ada"])
+    }
   }
 
   @Test func validateIndexesNeedsNoDatabase() throws {

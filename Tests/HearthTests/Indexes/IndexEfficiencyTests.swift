@@ -1,5 +1,6 @@
 import Foundation
 import Hearth
+import HearthTestSupport
 import Testing
 
 /// Queries read index ranges, not collections: checked with `explain()` counts on
@@ -100,81 +101,81 @@ import Testing
   }
 
   @Test func aCollectionGroupQueryReadsOnlyThatGroupsEntries() throws {
-    let db = try Database.temporary()
-    defer { db.close() }
-    try db.declareIndexes(
-      json: """
-        {"fieldOverrides": [{"collectionGroup": "posts", "fieldPath": "ownerId",
-          "indexes": [{"order": "ASCENDING", "queryScope": "COLLECTION"}, {"order": "ASCENDING", "queryScope": "COLLECTION_GROUP"}]}]}
-        """)
-    let batch = db.batch()
-    for user in 0..<200 {
-      for post in 0..<5 {
-        batch.setData(["ownerId": "u\(user % 20)"], forDocument: db.document("users/u\(user)/posts/p\(post)"))
-        batch.setData(["ownerId": "u\(user % 20)"], forDocument: db.document("users/u\(user)/postsx/p\(post)"))
+    try withDatabase { db in
+      try db.declareIndexes(
+        json: """
+          {"fieldOverrides": [{"collectionGroup": "posts", "fieldPath": "ownerId",
+            "indexes": [{"order": "ASCENDING", "queryScope": "COLLECTION"}, {"order": "ASCENDING", "queryScope": "COLLECTION_GROUP"}]}]}
+          """)
+      let batch = db.batch()
+      for user in 0..<200 {
+        for post in 0..<5 {
+          batch.setData(["ownerId": "u\(user % 20)"], forDocument: db.document("users/u\(user)/posts/p\(post)"))
+          batch.setData(["ownerId": "u\(user % 20)"], forDocument: db.document("users/u\(user)/postsx/p\(post)"))
+        }
       }
+      try batch.commit()
+      let query = db.collectionGroup("posts").whereField("ownerId", isEqualTo: "u7")
+      let explanation = try query.explain()
+      #expect(explanation.resultsReturned == 50)
+      #expect(explanation.indexEntriesRead == 50, "\(explanation)")
+      #expect(explanation.plan.contains("collection-group index"), "\(explanation)")
+      let paths = try query.getDocuments().documents.map(\.reference.path)
+      #expect(paths == paths.sorted())
+      #expect(paths.allSatisfy { $0.contains("/posts/") })
     }
-    try batch.commit()
-    let query = db.collectionGroup("posts").whereField("ownerId", isEqualTo: "u7")
-    let explanation = try query.explain()
-    #expect(explanation.resultsReturned == 50)
-    #expect(explanation.indexEntriesRead == 50, "\(explanation)")
-    #expect(explanation.plan.contains("collection-group index"), "\(explanation)")
-    let paths = try query.getDocuments().documents.map(\.reference.path)
-    #expect(paths == paths.sorted())
-    #expect(paths.allSatisfy { $0.contains("/posts/") })
   }
 
   @Test func declaringAnIndexFillsItFromExistingDocuments() throws {
-    let db = try Database.temporary()
-    defer { db.close() }
-    for index in 0..<300 {
-      try db.collection("items").document("i\(index)").setData(["group": index % 3, "rank": index])
+    try withDatabase { db in
+      for index in 0..<300 {
+        try db.collection("items").document("i\(index)").setData(["group": index % 3, "rank": index])
+      }
+      let query = db.collection("items").whereField("group", isEqualTo: 1).order(by: "rank", descending: true).limit(
+        to: 5)
+      let before = try query.explain()
+      #expect(!before.plan.contains("composite"), "\(before)")
+      try db.declareIndexes(
+        json: """
+          {"indexes": [{"collectionGroup": "items", "fields": [{"fieldPath": "group", "order": "ASCENDING"},
+            {"fieldPath": "rank", "order": "DESCENDING"}]}]}
+          """)
+      let after = try query.explain()
+      #expect(after.plan.contains("composite"), "\(after)")
+      #expect(after.indexEntriesRead <= 6, "\(after)")
+      #expect(try query.getDocuments().documents.map(\.documentID) == ["i298", "i295", "i292", "i289", "i286"])
+      #expect(try db.declaredIndexesJSON().contains("\"rank\""))
+      // Later writes keep it current.
+      try db.collection("items").document("top").setData(["group": 1, "rank": 1000])
+      try db.collection("items").document("i298").delete()
+      #expect(try query.getDocuments().documents.map(\.documentID) == ["top", "i295", "i292", "i289", "i286"])
     }
-    let query = db.collection("items").whereField("group", isEqualTo: 1).order(by: "rank", descending: true).limit(
-      to: 5)
-    let before = try query.explain()
-    #expect(!before.plan.contains("composite"), "\(before)")
-    try db.declareIndexes(
-      json: """
-        {"indexes": [{"collectionGroup": "items", "fields": [{"fieldPath": "group", "order": "ASCENDING"},
-          {"fieldPath": "rank", "order": "DESCENDING"}]}]}
-        """)
-    let after = try query.explain()
-    #expect(after.plan.contains("composite"), "\(after)")
-    #expect(after.indexEntriesRead <= 6, "\(after)")
-    #expect(try query.getDocuments().documents.map(\.documentID) == ["i298", "i295", "i292", "i289", "i286"])
-    #expect(try db.declaredIndexesJSON().contains("\"rank\""))
-    // Later writes keep it current.
-    try db.collection("items").document("top").setData(["group": 1, "rank": 1000])
-    try db.collection("items").document("i298").delete()
-    #expect(try query.getDocuments().documents.map(\.documentID) == ["top", "i295", "i292", "i289", "i286"])
   }
 
   @Test func requireIndexesRefusesWhatProductionWouldAndNamesTheIndex() throws {
     let settings = Settings()
     settings.requireIndexes = true
-    let db = try Database.temporary(settings: settings)
-    defer { db.close() }
-    try db.collection("posts").document("a").setData(["ownerId": "x", "likes": 3])
-    let query = db.collection("posts").whereField("ownerId", isEqualTo: "x").order(by: "likes")
-    let error = try #require(throws: HearthError.self) { try query.getDocuments() }
-    #expect(error.code == .failedPrecondition)
-    #expect(error.message.contains(#""fieldPath":"ownerId""#), "\(error.message)")
-    #expect(error.message.contains(#""fieldPath":"likes""#), "\(error.message)")
-    // Equalities alone, and one field filtered and ordered, need no composite index.
-    #expect(try db.collection("posts").whereField("ownerId", isEqualTo: "x").getDocuments().count == 1)
-    #expect(
-      try db.collection("posts").whereField("likes", isGreaterThan: 1).order(by: "likes").getDocuments().count == 1)
-    let json = String(error.message[error.message.range(of: "{")!.lowerBound...])
-    try db.declareIndexes(json: json)
-    #expect(try query.getDocuments().count == 1)
-    // The same index serves `in` over its equality field (one range a value).
-    #expect(
-      try db.collection("posts").whereField("ownerId", in: ["x", "y"]).order(by: "likes").getDocuments().count == 1)
-    // A collection-group query needs a collection-group index.
-    let group = db.collectionGroup("posts").whereField("ownerId", isEqualTo: "x")
-    let groupError = try #require(throws: HearthError.self) { try group.getDocuments() }
-    #expect(groupError.message.contains("COLLECTION_GROUP"))
+    try withDatabase(settings: settings) { db in
+      try db.collection("posts").document("a").setData(["ownerId": "x", "likes": 3])
+      let query = db.collection("posts").whereField("ownerId", isEqualTo: "x").order(by: "likes")
+      let error = try #require(throws: HearthError.self) { try query.getDocuments() }
+      #expect(error.code == .failedPrecondition)
+      #expect(error.message.contains(#""fieldPath":"ownerId""#), "\(error.message)")
+      #expect(error.message.contains(#""fieldPath":"likes""#), "\(error.message)")
+      // Equalities alone, and one field filtered and ordered, need no composite index.
+      #expect(try db.collection("posts").whereField("ownerId", isEqualTo: "x").getDocuments().count == 1)
+      #expect(
+        try db.collection("posts").whereField("likes", isGreaterThan: 1).order(by: "likes").getDocuments().count == 1)
+      let json = String(error.message[error.message.range(of: "{")!.lowerBound...])
+      try db.declareIndexes(json: json)
+      #expect(try query.getDocuments().count == 1)
+      // The same index serves `in` over its equality field (one range a value).
+      #expect(
+        try db.collection("posts").whereField("ownerId", in: ["x", "y"]).order(by: "likes").getDocuments().count == 1)
+      // A collection-group query needs a collection-group index.
+      let group = db.collectionGroup("posts").whereField("ownerId", isEqualTo: "x")
+      let groupError = try #require(throws: HearthError.self) { try group.getDocuments() }
+      #expect(groupError.message.contains("COLLECTION_GROUP"))
+    }
   }
 }

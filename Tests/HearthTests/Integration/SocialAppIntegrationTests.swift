@@ -1,5 +1,6 @@
 import Foundation
 import Hearth
+import HearthTestSupport
 import Testing
 
 // The data layer of a small social app, written as a Firestore app writes it (Codable
@@ -246,21 +247,19 @@ private struct SocialStore {
     let path = makeTemporaryPath("hearth-social")
     defer { try? FileManager.default.removeItem(atPath: path) }
     var posted: Post?
-    do {
-      let db = try Database(path: path)
+    try withDatabase(at: path) { db in
       let store = SocialStore(db: db)
       try store.createNewUser(Self.user("alice", email: "a@example.com"))
       try store.createNewUser(Self.user("bob"))
       posted = try store.createPost(by: "bob", title: "persisted", tags: ["t"], at: Self.start)
       try store.follow("alice", "bob")
       try store.buyPremium(for: "alice")
-      db.close()
     }
-    let db = try Database(path: path)
-    defer { db.close() }
-    let store = SocialStore(db: db)
-    #expect(try store.getUser("alice").isPremium)
-    let expectedPost = try #require(posted)
-    #expect(try store.homeFeed(for: "alice") == [expectedPost])
+    try withDatabase(at: path) { db in
+      let store = SocialStore(db: db)
+      #expect(try store.getUser("alice").isPremium)
+      let expectedPost = try #require(posted)
+      #expect(try store.homeFeed(for: "alice") == [expectedPost])
+    }
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Hearth
+import HearthTestSupport
 import Testing
 
 /// Opening a database whose `data.mdb` is truncated or empty refuses it with `dataLoss`
@@ -9,14 +10,14 @@ import Testing
   /// A database of 200 documents in `directory`/db, closed; returns its path.
   func writeDatabase(in directory: String) throws -> String {
     let path = directory + "/db"
-    let db = try Database(path: path)
-    let batch = db.batch()
-    for number in 0..<200 {
-      batch.setData(
-        ["n": number, "text": String(repeating: "t", count: 200)], forDocument: db.document("items/i\(number)"))
+    try withDatabase(at: path) { db in
+      let batch = db.batch()
+      for number in 0..<200 {
+        batch.setData(
+          ["n": number, "text": String(repeating: "t", count: 200)], forDocument: db.document("items/i\(number)"))
+      }
+      try batch.commit()
     }
-    try batch.commit()
-    db.close()
     return path
   }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Hearth
+import HearthTestSupport
 import Testing
 
 /// `Database.stats()`: counts that match what was written and what `check()` counts,
@@ -60,17 +61,17 @@ import Testing
   @Test func aReadOnlyDatabaseHasStatsToo() throws {
     let path = makeTemporaryPath("hearth-stats")
     defer { try? FileManager.default.removeItem(atPath: path) }
-    let writer = try Database(path: path)
-    try writer.document("users/alice").setData(["name": "Alice"])
-    writer.close()
+    try withDatabase(at: path) { writer in
+      try writer.document("users/alice").setData(["name": "Alice"])
+    }
     let settings = Settings()
     settings.readOnly = true
-    let reader = try Database(path: path, settings: settings)
-    defer { reader.close() }
-    let stats = try reader.stats()
-    #expect(stats.documents == 1)
-    #expect(stats.collections == 1)
-    #expect(stats.indexEntries == 1)
+    try withDatabase(at: path, settings: settings) { reader in
+      let stats = try reader.stats()
+      #expect(stats.documents == 1)
+      #expect(stats.collections == 1)
+      #expect(stats.indexEntries == 1)
+    }
   }
 
   @Test func aClosedDatabaseRefuses() throws {

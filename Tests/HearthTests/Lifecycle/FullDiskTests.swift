@@ -1,5 +1,6 @@
 import Foundation
 import Hearth
+import HearthTestSupport
 import Testing
 
 /// A small file system (tmpfs), where the machine lets this process mount one.
@@ -48,40 +49,40 @@ struct FullDiskTests {
     let path = disk.path + "/app.hearth"
     let text = String(repeating: "x", count: 8 << 10)
 
-    var db = try Database(path: path)
     var written = 0
-    var failure: Error?
-    while failure == nil, written < 10_000 {
-      do {
-        try db.document("docs/d\(written)").setData(["i": written, "text": text])
-        written += 1
-      } catch {
-        failure = error
+    try withDatabase(at: path) { db throws in
+      var failure: Error?
+      while failure == nil, written < 10_000 {
+        do {
+          try db.document("docs/d\(written)").setData(["i": written, "text": text])
+          written += 1
+        } catch {
+          failure = error
+        }
       }
+      #expect((failure as? HearthError)?.code == .resourceExhausted, "\(String(describing: failure))")
+      #expect(written > 100, "the disk filled after \(written) documents")
+      // The failed write changed nothing; a batch that cannot fit is refused whole.
+      #expect(try !db.document("docs/d\(written)").getDocument().exists)
+      let batch = db.batch()
+      for i in 0..<50 { batch.setData(["text": text], forDocument: db.document("batch/b\(i)")) }
+      #expect(throws: HearthError.self) { try batch.commit() }
+      #expect(try db.collection("batch").getDocuments().isEmpty)
     }
-    #expect((failure as? HearthError)?.code == .resourceExhausted, "\(String(describing: failure))")
-    #expect(written > 100, "the disk filled after \(written) documents")
-    // The failed write changed nothing; a batch that cannot fit is refused whole.
-    #expect(try !db.document("docs/d\(written)").getDocument().exists)
-    let batch = db.batch()
-    for i in 0..<50 { batch.setData(["text": text], forDocument: db.document("batch/b\(i)")) }
-    #expect(throws: HearthError.self) { try batch.commit() }
-    #expect(try db.collection("batch").getDocuments().isEmpty)
-    db.close()
 
     // Every acknowledged commit is there after a reopen, and the database is sound.
-    db = try Database(path: path)
-    defer { db.close() }
-    let count = try db.collection("docs").count.getAggregation(source: .server).count
-    #expect(count.intValue == written)
-    let last = try db.document("docs/d\(written - 1)").getDocument()
-    #expect(last.get("i") as? Int64 == Int64(written - 1))
-    let report = try db.check()
-    #expect(report.ok, "\(report.problems)")
+    try withDatabase(at: path) { db in
+      let count = try db.collection("docs").count.getAggregation(source: .server).count
+      #expect(count.intValue == written)
+      let last = try db.document("docs/d\(written - 1)").getDocument()
+      #expect(last.get("i") as? Int64 == Int64(written - 1))
+      let report = try db.check()
+      #expect(report.ok, "\(report.problems)")
 
-    // Freed space lets writes go on.
-    try FileManager.default.removeItem(atPath: filler)
-    try db.document("docs/after").setData(["i": -1, "text": text])
-    #expect(try db.document("docs/after").getDocument().exists)
+      // Freed space lets writes go on.
+      try FileManager.default.removeItem(atPath: filler)
+      try db.document("docs/after").setData(["i": -1, "text": text])
+      #expect(try db.document("docs/after").getDocument().exists)
+    }
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Hearth
+import HearthTestSupport
 import Testing
 
 /// Where callbacks run: where they were written. A listener or completion handler written
@@ -16,36 +17,36 @@ import Testing
     return key
   }()
 
-  /// A database whose `Settings.dispatchQueue` is a queue of its own, tagged.
-  static func databaseWithItsOwnQueue() throws -> (Database, DispatchSpecificKey<String>) {
+  /// Settings whose `dispatchQueue` is a queue of its own, tagged with the key returned.
+  static func settingsWithAQueueOfTheirOwn() -> (Settings, DispatchSpecificKey<String>) {
     let queue = DispatchQueue(label: "test.isolation.callbacks")
     let key = DispatchSpecificKey<String>()
     queue.setSpecific(key: key, value: "own")
-    return (try Database.temporary(settings: listenerSettings(queue: queue)), key)
+    return (listenerSettings(queue: queue), key)
   }
 
   // FIRDatabaseTests.testListenerCallbacksHappenOnMainThread, with Firebase's default.
   @Test func callbacksOutsideAnyActorRunOnTheMainQueueByDefault() throws {
     _ = Self.mainQueue
-    let db = try Database.temporary(settings: relaxed)
-    defer { db.close() }
-    #expect(db.settings.dispatchQueue.label == DispatchQueue.main.label)
-    let doc = db.document("c/d")
-    let places = Box<[String: Bool]>([:])
-    let listened = Signal()
-    let registration = doc.addSnapshotListener { _, _ in
-      places.value["listener"] = DispatchQueue.getSpecific(key: Self.mainQueue) == true
-      listened.fire()
+    try withDatabase(settings: relaxed) { db in
+      #expect(db.settings.dispatchQueue.label == DispatchQueue.main.label)
+      let doc = db.document("c/d")
+      let places = Box<[String: Bool]>([:])
+      let listened = Signal()
+      let registration = doc.addSnapshotListener { _, _ in
+        places.value["listener"] = DispatchQueue.getSpecific(key: Self.mainQueue) == true
+        listened.fire()
+      }
+      defer { registration.remove() }
+      #expect(listened.wait())
+      let completed = Signal()
+      doc.setData(["a": 1]) { _ in
+        places.value["completion"] = DispatchQueue.getSpecific(key: Self.mainQueue) == true
+        completed.fire()
+      }
+      #expect(completed.wait())
+      #expect(places.value == ["listener": true, "completion": true])
     }
-    defer { registration.remove() }
-    #expect(listened.wait())
-    let completed = Signal()
-    doc.setData(["a": 1]) { _ in
-      places.value["completion"] = DispatchQueue.getSpecific(key: Self.mainQueue) == true
-      completed.fire()
-    }
-    #expect(completed.wait())
-    #expect(places.value == ["listener": true, "completion": true])
   }
 
   /// Main-actor state touched without a hop, from callbacks of a database whose
@@ -67,16 +68,17 @@ import Testing
   }
 
   @MainActor @Test func callbacksWrittenOnTheMainActorRunOnTheMainActor() async throws {
-    let (db, _) = try Self.databaseWithItsOwnQueue()
-    defer { db.close() }
-    let screen = Screen()
-    screen.start(db)
-    for _ in 0..<500 where screen.snapshots < 2 || screen.completions < 3 {
-      try await Task.sleep(nanoseconds: 10_000_000)
+    let (settings, _) = Self.settingsWithAQueueOfTheirOwn()
+    try await withDatabase(settings: settings) { db in
+      let screen = Screen()
+      screen.start(db)
+      for _ in 0..<500 where screen.snapshots < 2 || screen.completions < 3 {
+        try await Task.sleep(nanoseconds: 10_000_000)
+      }
+      screen.registration?.remove()
+      #expect(screen.snapshots == 2)
+      #expect(screen.completions == 3)
     }
-    screen.registration?.remove()
-    #expect(screen.snapshots == 2)
-    #expect(screen.completions == 3)
   }
 
   /// An actor's listener and completions run on the actor, in commit order.
@@ -100,48 +102,50 @@ import Testing
   }
 
   @Test func callbacksWrittenOnAnActorRunOnItInOrder() async throws {
-    let (db, _) = try Self.databaseWithItsOwnQueue()
-    defer { db.close() }
-    let tally = Tally()
-    await tally.start(db)
-    for index in 0..<20 { await tally.write(db, "i\(index)") }
-    for _ in 0..<500 {
-      if await tally.counts.last == 20, await tally.completions == 20 { break }
-      try await Task.sleep(nanoseconds: 10_000_000)
+    let (settings, _) = Self.settingsWithAQueueOfTheirOwn()
+    try await withDatabase(settings: settings) { db in
+      let tally = Tally()
+      await tally.start(db)
+      for index in 0..<20 { await tally.write(db, "i\(index)") }
+      for _ in 0..<500 {
+        if await tally.counts.last == 20, await tally.completions == 20 { break }
+        try await Task.sleep(nanoseconds: 10_000_000)
+      }
+      await tally.stop()
+      #expect(await tally.counts == Array(0...20))
+      #expect(await tally.completions == 20)
     }
-    await tally.stop()
-    #expect(await tally.counts == Array(0...20))
-    #expect(await tally.completions == 20)
   }
 
   @Test func callbacksOutsideAnyActorRunOnTheDispatchQueueSet() throws {
-    let (db, key) = try Self.databaseWithItsOwnQueue()
-    defer { db.close() }
-    let queues = Box<[String?]>([])
-    let done = Signal()
-    let registration = db.document("c/d").addSnapshotListener { _, _ in
-      queues.value.append(DispatchQueue.getSpecific(key: key))
-      db.document("c/d").getDocument { _, _ in
+    let (settings, key) = Self.settingsWithAQueueOfTheirOwn()
+    try withDatabase(settings: settings) { db in
+      let queues = Box<[String?]>([])
+      let done = Signal()
+      let registration = db.document("c/d").addSnapshotListener { _, _ in
         queues.value.append(DispatchQueue.getSpecific(key: key))
-        done.fire()
+        db.document("c/d").getDocument { _, _ in
+          queues.value.append(DispatchQueue.getSpecific(key: key))
+          done.fire()
+        }
       }
+      defer { registration.remove() }
+      #expect(done.wait())
+      #expect(queues.value == ["own", "own"])
     }
-    defer { registration.remove() }
-    #expect(done.wait())
-    #expect(queues.value == ["own", "own"])
   }
 
   /// `snapshots()` needs no queue: it delivers while the main queue is busy.
   @Test func snapshotStreamsDeliverWhileTheMainQueueIsBusy() async throws {
-    let db = try Database.temporary(settings: relaxed)
-    defer { db.close() }
-    try await db.document("c/d").setData(["a": 1])
-    let release = DispatchSemaphore(value: 0)
-    DispatchQueue.main.async { release.wait() }
-    defer { release.signal() }
-    for try await snapshot in db.document("c/d").snapshots() {
-      #expect(snapshot["a"] as? Int64 == 1)
-      break
+    try await withDatabase(settings: relaxed) { db in
+      try await db.document("c/d").setData(["a": 1])
+      let release = DispatchSemaphore(value: 0)
+      DispatchQueue.main.async { release.wait() }
+      defer { release.signal() }
+      for try await snapshot in db.document("c/d").snapshots() {
+        #expect(snapshot["a"] as? Int64 == 1)
+        break
+      }
     }
   }
 }

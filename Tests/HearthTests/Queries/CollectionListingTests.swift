@@ -1,5 +1,6 @@
 import Foundation
 import Hearth
+import HearthTestSupport
 import Testing
 
 /// listCollections, listDocuments, collection reads in document-ID order, collection

@@ -1,5 +1,6 @@
 import Foundation
 import Hearth
+import HearthTestSupport
 import Testing
 
 // `Query.explain()` runs on every query shape, reports a non-empty plan and as many
@@ -10,82 +11,85 @@ import Testing
 struct QueryExplainTests {
 
   @Test func explainRunsOnEveryQueryShape() throws {
-    let db = try openQueryDatabase()
-    defer { db.close() }
-    var documents: [String: [String: Any]] = [:]
-    for i in 0..<20 {
-      documents["doc\(i)"] = [
-        "n": i, "owner": i % 3 == 0 ? "x" : "y", "tags": ["t\(i % 4)", "all"], "m": ["k": i % 5],
-        "s": String(UnicodeScalar(UInt8(97 + i % 7))),
+    try withDatabase(settings: relaxed) { db in
+      var documents: [String: [String: Any]] = [:]
+      for i in 0..<20 {
+        documents["doc\(i)"] = [
+          "n": i, "owner": i % 3 == 0 ? "x" : "y", "tags": ["t\(i % 4)", "all"], "m": ["k": i % 5],
+          "s": String(UnicodeScalar(UInt8(97 + i % 7))),
+        ]
+      }
+      let c = try seed(db.collection("explain"), documents)
+      try seed(db, paths: ["a/1/explain/g1": ["n": 1], "b/2/explain/g2": ["n": 50]])
+      let id = FieldPath.documentID()
+      let shapes: [(String, Query)] = [
+        ("collection", c),
+        ("==", c.whereField("owner", isEqualTo: "x")),
+        ("!=", c.whereField("owner", isNotEqualTo: "x")),
+        ("<", c.whereField("n", isLessThan: 5)),
+        ("<=", c.whereField("n", isLessThanOrEqualTo: 5)),
+        (">", c.whereField("n", isGreaterThan: 15)),
+        (">=", c.whereField("n", isGreaterThanOrEqualTo: 15)),
+        ("range", c.whereField("n", isGreaterThanOrEqualTo: 3).whereField("n", isLessThan: 9)),
+        ("array-contains", c.whereField("tags", arrayContains: "t1")),
+        ("array-contains-any", c.whereField("tags", arrayContainsAny: ["t1", "t2"])),
+        ("in", c.whereField("n", in: [1, 5, 7, 100])),
+        ("not-in", c.whereField("n", notIn: [1, 5, 7])),
+        ("nested", c.whereField("m.k", isEqualTo: 2)),
+        (
+          "equality + order + limit",
+          c.whereField("owner", isEqualTo: "y").order(by: "n", descending: true).limit(to: 4)
+        ),
+        ("limit(toLast:)", c.order(by: "n").limit(toLast: 3)),
+        ("order desc", c.order(by: "s", descending: true)),
+        ("two order-bys", c.order(by: "s").order(by: "n", descending: true)),
+        ("cursor values", c.order(by: "n").start(after: [4]).end(at: [12])),
+        ("multiple inequality", c.whereField("n", isGreaterThan: 2).whereField("s", isLessThan: "e")),
+        (
+          "or",
+          c.whereFilter(
+            Filter.orFilter([Filter.whereField("owner", isEqualTo: "x"), Filter.whereField("n", in: [1, 2])]))
+        ),
+        (
+          "or of ands",
+          c.whereFilter(
+            Filter.orFilter([
+              Filter.andFilter([Filter.whereField("owner", isEqualTo: "x"), Filter.whereField("n", isGreaterThan: 10)]),
+              Filter.whereField("tags", arrayContains: "t3"),
+            ]))
+        ),
+        ("document ID ==", c.whereField(id, isEqualTo: "doc3")),
+        ("document ID range", c.whereField(id, isGreaterThan: "doc1").whereField(id, isLessThan: "doc2")),
+        ("document ID in", c.whereField(id, in: ["doc3", "doc4", "nope"])),
+        ("order by document ID desc", c.order(by: id, descending: true).limit(to: 2)),
+        ("collection group", db.collectionGroup("explain")),
+        ("collection group filtered", db.collectionGroup("explain").whereField("n", isGreaterThan: 10)),
+        ("empty result", c.whereField("owner", isEqualTo: "nobody")),
+        ("missing collection", db.collection("nothing").whereField("n", isEqualTo: 1)),
       ]
-    }
-    let c = try seed(db.collection("explain"), documents)
-    try seed(db, paths: ["a/1/explain/g1": ["n": 1], "b/2/explain/g2": ["n": 50]])
-    let id = FieldPath.documentID()
-    let shapes: [(String, Query)] = [
-      ("collection", c),
-      ("==", c.whereField("owner", isEqualTo: "x")),
-      ("!=", c.whereField("owner", isNotEqualTo: "x")),
-      ("<", c.whereField("n", isLessThan: 5)),
-      ("<=", c.whereField("n", isLessThanOrEqualTo: 5)),
-      (">", c.whereField("n", isGreaterThan: 15)),
-      (">=", c.whereField("n", isGreaterThanOrEqualTo: 15)),
-      ("range", c.whereField("n", isGreaterThanOrEqualTo: 3).whereField("n", isLessThan: 9)),
-      ("array-contains", c.whereField("tags", arrayContains: "t1")),
-      ("array-contains-any", c.whereField("tags", arrayContainsAny: ["t1", "t2"])),
-      ("in", c.whereField("n", in: [1, 5, 7, 100])),
-      ("not-in", c.whereField("n", notIn: [1, 5, 7])),
-      ("nested", c.whereField("m.k", isEqualTo: 2)),
-      ("equality + order + limit", c.whereField("owner", isEqualTo: "y").order(by: "n", descending: true).limit(to: 4)),
-      ("limit(toLast:)", c.order(by: "n").limit(toLast: 3)),
-      ("order desc", c.order(by: "s", descending: true)),
-      ("two order-bys", c.order(by: "s").order(by: "n", descending: true)),
-      ("cursor values", c.order(by: "n").start(after: [4]).end(at: [12])),
-      ("multiple inequality", c.whereField("n", isGreaterThan: 2).whereField("s", isLessThan: "e")),
-      (
-        "or",
-        c.whereFilter(
-          Filter.orFilter([Filter.whereField("owner", isEqualTo: "x"), Filter.whereField("n", in: [1, 2])]))
-      ),
-      (
-        "or of ands",
-        c.whereFilter(
-          Filter.orFilter([
-            Filter.andFilter([Filter.whereField("owner", isEqualTo: "x"), Filter.whereField("n", isGreaterThan: 10)]),
-            Filter.whereField("tags", arrayContains: "t3"),
-          ]))
-      ),
-      ("document ID ==", c.whereField(id, isEqualTo: "doc3")),
-      ("document ID range", c.whereField(id, isGreaterThan: "doc1").whereField(id, isLessThan: "doc2")),
-      ("document ID in", c.whereField(id, in: ["doc3", "doc4", "nope"])),
-      ("order by document ID desc", c.order(by: id, descending: true).limit(to: 2)),
-      ("collection group", db.collectionGroup("explain")),
-      ("collection group filtered", db.collectionGroup("explain").whereField("n", isGreaterThan: 10)),
-      ("empty result", c.whereField("owner", isEqualTo: "nobody")),
-      ("missing collection", db.collection("nothing").whereField("n", isEqualTo: 1)),
-    ]
-    for (label, query) in shapes {
-      do {
-        let expected = try query.getDocuments().count
-        let explanation = try query.explain()
-        #expect(explanation.resultsReturned == expected, "\(label): resultsReturned")
-        #expect(!explanation.plan.isEmpty, "\(label): the plan should say what was read")
-        #expect(explanation.documentsRead >= 0, "\(label): documentsRead")
-        #expect(explanation.indexEntriesRead >= 0, "\(label): indexEntriesRead")
-      } catch {
-        Issue.record("\(label): \(error)")
+      for (label, query) in shapes {
+        do {
+          let expected = try query.getDocuments().count
+          let explanation = try query.explain()
+          #expect(explanation.resultsReturned == expected, "\(label): resultsReturned")
+          #expect(!explanation.plan.isEmpty, "\(label): the plan should say what was read")
+          #expect(explanation.documentsRead >= 0, "\(label): documentsRead")
+          #expect(explanation.indexEntriesRead >= 0, "\(label): indexEntriesRead")
+        } catch {
+          Issue.record("\(label): \(error)")
+        }
       }
     }
   }
 
   @Test func explainRunsWithDocumentCursors() throws {
-    let db = try openQueryDatabase()
-    defer { db.close() }
-    let c = try seed(db.collection("explainCursor"), ["a": ["n": 1], "b": ["n": 2], "c": ["n": 2], "d": ["n": 3]])
-    let b = try c.document("b").getDocument()
-    let query = c.order(by: "n").start(afterDocument: b)
-    let explanation = try query.explain()
-    #expect(explanation.resultsReturned == 2)
-    #expect(!explanation.plan.isEmpty)
+    try withDatabase(settings: relaxed) { db in
+      let c = try seed(db.collection("explainCursor"), ["a": ["n": 1], "b": ["n": 2], "c": ["n": 2], "d": ["n": 3]])
+      let b = try c.document("b").getDocument()
+      let query = c.order(by: "n").start(afterDocument: b)
+      let explanation = try query.explain()
+      #expect(explanation.resultsReturned == 2)
+      #expect(!explanation.plan.isEmpty)
+    }
   }
 }

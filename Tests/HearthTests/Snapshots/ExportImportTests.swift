@@ -1,5 +1,6 @@
 import Foundation
 import Hearth
+import HearthTestSupport
 import Testing
 
 /// `export(to:)` and `import(from:mode:)` (SHELL.md, "Export format"): an export read
@@ -10,184 +11,185 @@ import Testing
 
   @Test func exportImportExportGivesTheSameLines() throws {
     try withScratchDirectory { directory in
-      let source = try Database.temporary(settings: relaxed)
-      defer { source.close() }
-      try AllTypes.populate(source)
-      let first = try exportFile(source, to: directory + "/first.jsonl")
-      let paths = AllTypes.paths(source)
-      #expect(first.summary.documents == paths.count)
-      #expect(first.documents.count == paths.count)
-      #expect(Set(first.paths) == Set(paths))
+      try withDatabase(settings: relaxed) { source in
+        try AllTypes.populate(source)
+        let first = try exportFile(source, to: directory + "/first.jsonl")
+        let paths = AllTypes.paths(source)
+        #expect(first.summary.documents == paths.count)
+        #expect(first.documents.count == paths.count)
+        #expect(Set(first.paths) == Set(paths))
 
-      let target = try Database.temporary(settings: relaxed)
-      defer { target.close() }
-      let imported = try target.import(from: first.path)
-      #expect(imported.documents == paths.count)
-      let report = try target.check()
-      #expect(report.ok, "the imported database's integrity check: \(report.problems.prefix(5))")
-      let second = try exportFile(target, to: directory + "/second.jsonl")
-      expectSameLines(second.documents, first.documents, "the export of the imported database")
-      #expect(second.headerWithoutTime == first.headerWithoutTime)
-      #expect(second.headerWithoutTime["documents"] == "\(paths.count)")
+        try withDatabase(settings: relaxed) { target in
+          let imported = try target.import(from: first.path)
+          #expect(imported.documents == paths.count)
+          let report = try target.check()
+          #expect(report.ok, "the imported database's integrity check: \(report.problems.prefix(5))")
+          let second = try exportFile(target, to: directory + "/second.jsonl")
+          expectSameLines(second.documents, first.documents, "the export of the imported database")
+          #expect(second.headerWithoutTime == first.headerWithoutTime)
+          #expect(second.headerWithoutTime["documents"] == "\(paths.count)")
 
-      // The same data and times, read through the API.
-      #expect(try databaseContents(target) == databaseContents(source))
-      for path in paths {
-        let original = try source.document(path).getDocument()
-        let copy = try target.document(path).getDocument()
-        #expect(copy.exists, "\(path) was imported")
-        expectSame(copy.data(), original.data(), path)
-        #expect(copy.createTime != nil && copy.createTime == original.createTime, "\(path): createTime")
-        #expect(copy.updateTime != nil && copy.updateTime == original.updateTime, "\(path): updateTime")
+          // The same data and times, read through the API.
+          #expect(try databaseContents(target) == databaseContents(source))
+          for path in paths {
+            let original = try source.document(path).getDocument()
+            let copy = try target.document(path).getDocument()
+            #expect(copy.exists, "\(path) was imported")
+            expectSame(copy.data(), original.data(), path)
+            #expect(copy.createTime != nil && copy.createTime == original.createTime, "\(path): createTime")
+            #expect(copy.updateTime != nil && copy.updateTime == original.updateTime, "\(path): updateTime")
+          }
+          let updated = try target.document("values/updated").getDocument()
+          let created = try #require(updated.createTime)
+          #expect(created < (try #require(updated.updateTime)), "the update kept its two times")
+          // Parents that never existed are still missing; their subcollections are there.
+          #expect(!(try target.document("ghosts/missing").getDocument().exists))
+          #expect(try target.document("ghosts/missing").collection("children").getDocuments().count == 1)
+        }
       }
-      let updated = try target.document("values/updated").getDocument()
-      let created = try #require(updated.createTime)
-      #expect(created < (try #require(updated.updateTime)), "the update kept its two times")
-      // Parents that never existed are still missing; their subcollections are there.
-      #expect(!(try target.document("ghosts/missing").getDocument().exists))
-      #expect(try target.document("ghosts/missing").collection("children").getDocuments().count == 1)
     }
   }
 
   @Test func eachLineHoldsItsDocumentInExtendedJSON() throws {
     try withScratchDirectory { directory in
-      let db = try Database.temporary(settings: relaxed)
-      defer { db.close() }
-      try AllTypes.populate(db)
-      let file = try exportFile(db, to: directory + "/values.jsonl")
-      // The header.
-      #expect(file.header.hasPrefix(#"{"hearth":"export","version":1,"exportedAt":""#), "\(file.header)")
-      #expect(file.header.hasSuffix(#"Z","documents":\#(file.documents.count)}"#), "\(file.header)")
-      // Each line's fields, read as extended JSON, are the document's data.
-      for line in file.documents {
-        let path = ExportFile.path(ofLine: line)
-        #expect(line.hasPrefix(#"{"path":"#) && line.contains(#","createTime":""#), "\(line)")
-        let fields = try #require(fieldsText(of: line), "\(line)")
-        do {
-          let data = try ExtendedJSON.fields(from: fields, database: db)
-          expectSame(data, try db.document(path).getDocument().data(), "the fields of \(path)")
-        } catch {
-          Issue.record("the fields of \(path) do not read back as extended JSON: \(error)\n  \(fields)")
+      try withDatabase(settings: relaxed) { db in
+        try AllTypes.populate(db)
+        let file = try exportFile(db, to: directory + "/values.jsonl")
+        // The header.
+        #expect(file.header.hasPrefix(#"{"hearth":"export","version":1,"exportedAt":""#), "\(file.header)")
+        #expect(file.header.hasSuffix(#"Z","documents":\#(file.documents.count)}"#), "\(file.header)")
+        // Each line's fields, read as extended JSON, are the document's data.
+        for line in file.documents {
+          let path = ExportFile.path(ofLine: line)
+          #expect(line.hasPrefix(#"{"path":"#) && line.contains(#","createTime":""#), "\(line)")
+          let fields = try #require(fieldsText(of: line), "\(line)")
+          do {
+            let data = try ExtendedJSON.fields(from: fields, database: db)
+            expectSame(data, try db.document(path).getDocument().data(), "the fields of \(path)")
+          } catch {
+            Issue.record("the fields of \(path) do not read back as extended JSON: \(error)\n  \(fields)")
+          }
         }
+        // The extended JSON of edge values, as written.
+        let all = try #require(file.documents.first { ExportFile.path(ofLine: $0) == "values/all" })
+        let forms = [
+          #""nan":{"$double":"NaN"}"#, #""infinity":{"$double":"Infinity"}"#,
+          #""negativeInfinity":{"$double":"-Infinity"}"#, #""negativeZero":-0.0"#, #""positiveZero":0.0"#,
+          #""one":1.0"#, #""int64Min":-9223372036854775808"#, #""int64Max":9223372036854775807"#,
+          #""bytes":{"$bytes":"AAABAP8A"}"#, #""noBytes":{"$bytes":""}"#,
+          #""microsecond":{"$timestamp":"1970-01-01T00:00:00.000001Z"}"#,
+          #""beforeEpoch":{"$timestamp":"1969-12-31T23:59:59.999999Z"}"#,
+          #""firstMoment":{"$timestamp":"0001-01-01T00:00:00Z"}"#,
+          #""lastMoment":{"$timestamp":"9999-12-31T23:59:59.999999Z"}"#,
+          #""reference":{"$ref":"users/a"}"#, #""origin":{"$geo":[0.0,0.0]}"#,
+          #""southWest":{"$geo":[-90.0,-180.0]}"#, #""emptyArray":[]"#, #""emptyMap":{}"#,
+          #""nul":"a\u0000b\u0000""#, #""separators":"\u2028\u2029""#,
+          #""literalTimestamp":{"$literal":{"$timestamp":"2026-11-29T10:00:00Z"}}"#,
+          #""literalLiteral":{"$literal":{"$literal":{"x":1}}}"#,
+          #""literalUnknown":{"$literal":{"$x":{"$literal":{"$y":1}}}}"#, #""twoDollarKeys":{"$a":1,"$b":2}"#,
+          #""a.b":"dotted""#, #""`tick`":"backticks""#,
+        ]
+        for form in forms { #expect(all.contains(form), "values/all should hold \(form)") }
+        // A document whose only field name starts with `$` is a `$literal` map.
+        let onlyDollar = try #require(file.documents.first { ExportFile.path(ofLine: $0) == "values/onlyDollar" })
+        #expect(onlyDollar.hasSuffix(#""fields":{"$literal":{"$type":"user"}}}"#), "\(onlyDollar)")
+        #expect(!file.documents.joined().contains("\n") && !file.documents.joined().contains("\r"))
       }
-      // The extended JSON of edge values, as written.
-      let all = try #require(file.documents.first { ExportFile.path(ofLine: $0) == "values/all" })
-      let forms = [
-        #""nan":{"$double":"NaN"}"#, #""infinity":{"$double":"Infinity"}"#,
-        #""negativeInfinity":{"$double":"-Infinity"}"#, #""negativeZero":-0.0"#, #""positiveZero":0.0"#,
-        #""one":1.0"#, #""int64Min":-9223372036854775808"#, #""int64Max":9223372036854775807"#,
-        #""bytes":{"$bytes":"AAABAP8A"}"#, #""noBytes":{"$bytes":""}"#,
-        #""microsecond":{"$timestamp":"1970-01-01T00:00:00.000001Z"}"#,
-        #""beforeEpoch":{"$timestamp":"1969-12-31T23:59:59.999999Z"}"#,
-        #""firstMoment":{"$timestamp":"0001-01-01T00:00:00Z"}"#,
-        #""lastMoment":{"$timestamp":"9999-12-31T23:59:59.999999Z"}"#,
-        #""reference":{"$ref":"users/a"}"#, #""origin":{"$geo":[0.0,0.0]}"#,
-        #""southWest":{"$geo":[-90.0,-180.0]}"#, #""emptyArray":[]"#, #""emptyMap":{}"#,
-        #""nul":"a\u0000b\u0000""#, #""separators":"\u2028\u2029""#,
-        #""literalTimestamp":{"$literal":{"$timestamp":"2026-11-29T10:00:00Z"}}"#,
-        #""literalLiteral":{"$literal":{"$literal":{"x":1}}}"#,
-        #""literalUnknown":{"$literal":{"$x":{"$literal":{"$y":1}}}}"#, #""twoDollarKeys":{"$a":1,"$b":2}"#,
-        #""a.b":"dotted""#, #""`tick`":"backticks""#,
-      ]
-      for form in forms { #expect(all.contains(form), "values/all should hold \(form)") }
-      // A document whose only field name starts with `$` is a `$literal` map.
-      let onlyDollar = try #require(file.documents.first { ExportFile.path(ofLine: $0) == "values/onlyDollar" })
-      #expect(onlyDollar.hasSuffix(#""fields":{"$literal":{"$type":"user"}}}"#), "\(onlyDollar)")
-      #expect(!file.documents.joined().contains("\n") && !file.documents.joined().contains("\r"))
     }
   }
 
   @Test func documentsComeInPathOrderParentsBeforeTheirSubcollections() throws {
     try withScratchDirectory { directory in
-      let db = try Database.temporary(settings: relaxed)
-      defer { db.close() }
-      try AllTypes.populate(db)
-      let paths = try exportFile(db, to: directory + "/order.jsonl").paths
-      #expect(paths == paths.sorted(by: precedesInPathOrder), "\(paths)")
-      let users = paths.filter { $0.hasPrefix("users/") }
-      #expect(
-        users == [
-          "users/a", "users/a/posts/p", "users/a/posts/p/comments/c", "users/a/x/y", "users/a!", "users/ab", "users/b",
-          "users/b/posts/q",
-        ])
-      let emoji = paths.filter { $0.hasPrefix("emoji/") }
-      #expect(emoji == ["emoji/z", "emoji/é", "emoji/\u{FF71}", "emoji/👩‍👩‍👧", "emoji/🔥", "emoji/🔥/sub/x"])
-      let ghosts = paths.filter { $0.hasPrefix("ghosts/") }
-      #expect(
-        ghosts == [
-          "ghosts/also/missing/x/children/c2", "ghosts/missing/children/c1", "ghosts/missing/children/c1/deeper/d1",
-        ])
-      // Collections too are in UTF-8 order: `emoji` … `values`, then `🔥col`.
-      let collections = paths.map { String($0.prefix { $0 != "/" }) }
-      #expect(collections.last == "🔥col")
+      try withDatabase(settings: relaxed) { db in
+        try AllTypes.populate(db)
+        let paths = try exportFile(db, to: directory + "/order.jsonl").paths
+        #expect(paths == paths.sorted(by: precedesInPathOrder), "\(paths)")
+        let users = paths.filter { $0.hasPrefix("users/") }
+        #expect(
+          users == [
+            "users/a", "users/a/posts/p", "users/a/posts/p/comments/c", "users/a/x/y", "users/a!", "users/ab",
+            "users/b",
+            "users/b/posts/q",
+          ])
+        let emoji = paths.filter { $0.hasPrefix("emoji/") }
+        #expect(emoji == ["emoji/z", "emoji/é", "emoji/\u{FF71}", "emoji/👩‍👩‍👧", "emoji/🔥", "emoji/🔥/sub/x"])
+        let ghosts = paths.filter { $0.hasPrefix("ghosts/") }
+        #expect(
+          ghosts == [
+            "ghosts/also/missing/x/children/c2", "ghosts/missing/children/c1", "ghosts/missing/children/c1/deeper/d1",
+          ])
+        // Collections too are in UTF-8 order: `emoji` … `values`, then `🔥col`.
+        let collections = paths.map { String($0.prefix { $0 != "/" }) }
+        #expect(collections.last == "🔥col")
+      }
     }
   }
 
   @Test func idsThatDifferOnlyInUnicodeNormalizationStayTwoDocuments() throws {
     try withScratchDirectory { directory in
-      let source = try Database.temporary(settings: relaxed)
-      defer { source.close() }
-      // "café" precomposed (NFC) and decomposed (NFD): equal as Swift strings, two IDs.
-      try source.document("norm/caf\u{E9}").setData(["form": "NFC"])
-      try source.document("norm/cafe\u{301}").setData(["form": "NFD"])
-      #expect(try source.collection("norm").getDocuments().count == 2)
-      let first = try exportFile(source, to: directory + "/norm.jsonl")
-      #expect(first.documents.count == 2)
-      let target = try Database.temporary(settings: relaxed)
-      defer { target.close() }
-      #expect(try target.import(from: first.path).documents == 2)
-      expectSameLines(try exportedDocuments(target, in: directory), first.documents, "normalization")
+      try withDatabase(settings: relaxed) { source in
+        // "café" precomposed (NFC) and decomposed (NFD): equal as Swift strings, two IDs.
+        try source.document("norm/caf\u{E9}").setData(["form": "NFC"])
+        try source.document("norm/cafe\u{301}").setData(["form": "NFD"])
+        #expect(try source.collection("norm").getDocuments().count == 2)
+        let first = try exportFile(source, to: directory + "/norm.jsonl")
+        #expect(first.documents.count == 2)
+        try withDatabase(settings: relaxed) { target in
+          #expect(try target.import(from: first.path).documents == 2)
+          expectSameLines(try exportedDocuments(target, in: directory), first.documents, "normalization")
+        }
+      }
     }
   }
 
   @Test func anEmptyDatabaseExportsAHeaderAlone() throws {
     try withScratchDirectory { directory in
-      let db = try Database.temporary(settings: relaxed)
-      defer { db.close() }
-      let file = try exportFile(db, to: directory + "/empty.jsonl")
-      #expect(file.summary.documents == 0)
-      #expect(file.documents.isEmpty)
-      #expect(file.headerWithoutTime == ["hearth": "export", "version": "1", "documents": "0"])
-      let target = try Database.temporary(settings: relaxed)
-      defer { target.close() }
-      #expect(try target.import(from: file.path).documents == 0)
-      #expect(try target.listCollections().isEmpty)
-      // No temporary file is left beside the export.
-      #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["empty.jsonl"])
+      try withDatabase(settings: relaxed) { db in
+        let file = try exportFile(db, to: directory + "/empty.jsonl")
+        #expect(file.summary.documents == 0)
+        #expect(file.documents.isEmpty)
+        #expect(file.headerWithoutTime == ["hearth": "export", "version": "1", "documents": "0"])
+        try withDatabase(settings: relaxed) { target throws in
+          #expect(try target.import(from: file.path).documents == 0)
+          #expect(try target.listCollections().isEmpty)
+          // No temporary file is left beside the export.
+          #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["empty.jsonl"])
+        }
+      }
     }
   }
 
   @Test func anExportReplacesItsFileWholeAndFailsWithoutLeavingOne() throws {
     try withScratchDirectory { directory in
-      let db = try Database.temporary(settings: relaxed)
-      defer { db.close() }
-      let file = directory + "/out.jsonl"
-      try Data("old contents\n".utf8).write(to: URL(fileURLWithPath: file))
-      try db.document("a/1").setData(["n": 1])
-      #expect(try exportFile(db, to: file).documents.map(ExportFile.path(ofLine:)) == ["a/1"])
-      let missing = directory + "/no/such/dir/out.jsonl"
-      expectHearthError(.notFound, mentioning: [missing]) { try db.export(to: missing) }
-      #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["out.jsonl"])
+      try withDatabase(settings: relaxed) { db in
+        let file = directory + "/out.jsonl"
+        try Data("old contents\n".utf8).write(to: URL(fileURLWithPath: file))
+        try db.document("a/1").setData(["n": 1])
+        #expect(try exportFile(db, to: file).documents.map(ExportFile.path(ofLine:)) == ["a/1"])
+        let missing = directory + "/no/such/dir/out.jsonl"
+        expectHearthError(.notFound, mentioning: [missing]) { try db.export(to: missing) }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["out.jsonl"])
+      }
     }
   }
 
   @Test func aReadOnlyDatabaseRefusesAnImport() throws {
     try withScratchDirectory { directory in
       let path = directory + "/db"
-      let db = try Database(path: path, settings: relaxed)
-      try db.document("a/1").setData(["n": 1])
-      try db.export(to: directory + "/a.jsonl")
-      db.close()
+      try withDatabase(at: path, settings: relaxed) { db in
+        try db.document("a/1").setData(["n": 1])
+        try db.export(to: directory + "/a.jsonl")
+      }
       let settings = relaxed
       settings.readOnly = true
-      let readOnly = try Database(path: path, settings: settings)
-      defer { readOnly.close() }
-      expectHearthError(.failedPrecondition, mentioning: ["read-only"]) {
-        try readOnly.import(from: directory + "/a.jsonl", mode: .replace)
+      try withDatabase(at: path, settings: settings) { readOnly throws in
+        expectHearthError(.failedPrecondition, mentioning: ["read-only"]) {
+          try readOnly.import(from: directory + "/a.jsonl", mode: .replace)
+        }
+        #expect(try readOnly.document("a/1").getDocument().exists)
+        // Export reads only: it works.
+        #expect(try readOnly.export(to: directory + "/b.jsonl").documents == 1)
       }
-      #expect(try readOnly.document("a/1").getDocument().exists)
-      // Export reads only: it works.
-      #expect(try readOnly.export(to: directory + "/b.jsonl").documents == 1)
     }
   }
 
@@ -213,77 +215,78 @@ import Testing
 
   @Test func importBuildsTheIndexesQueriesUse() throws {
     try withScratchDirectory { directory in
-      let source = try Database.temporary(settings: relaxed)
-      defer { source.close() }
-      try people(source)
-      try source.export(to: directory + "/people.jsonl")
+      try withDatabase(settings: relaxed) { source in
+        try people(source)
+        try source.export(to: directory + "/people.jsonl")
 
-      let settings = relaxed
-      settings.requireIndexes = true
-      let target = try Database.temporary(settings: settings)
-      defer { target.close() }
-      try target.import(from: directory + "/people.jsonl")
-      let people = target.collection("people")
+        let settings = relaxed
+        settings.requireIndexes = true
+        try withDatabase(settings: settings) { target in
+          try target.import(from: directory + "/people.jsonl")
+          let people = target.collection("people")
 
-      let team = people.whereField("team", isEqualTo: "t1")
-      let teamPlan = try team.explain()
-      #expect(!teamPlan.plan.contains("scan") && teamPlan.plan.contains("index"), "\(teamPlan)")
-      #expect(teamPlan.resultsReturned == 20 && teamPlan.documentsRead == 20, "\(teamPlan)")
-      #expect(teamPlan.indexEntriesRead == 20, "\(teamPlan)")
-      #expect(Set(try ids(team)) == Set(stride(from: 1, to: 60, by: 3).map { "p\($0)" }))
+          let team = people.whereField("team", isEqualTo: "t1")
+          let teamPlan = try team.explain()
+          #expect(!teamPlan.plan.contains("scan") && teamPlan.plan.contains("index"), "\(teamPlan)")
+          #expect(teamPlan.resultsReturned == 20 && teamPlan.documentsRead == 20, "\(teamPlan)")
+          #expect(teamPlan.indexEntriesRead == 20, "\(teamPlan)")
+          #expect(Set(try ids(team)) == Set(stride(from: 1, to: 60, by: 3).map { "p\($0)" }))
 
-      let older = people.whereField("age", isGreaterThanOrEqualTo: 55).order(by: "age")
-      let olderPlan = try older.explain()
-      #expect(!olderPlan.plan.contains("scan") && olderPlan.documentsRead == 5, "\(olderPlan)")
-      #expect(try ids(older) == ["p55", "p56", "p57", "p58", "p59"])
+          let older = people.whereField("age", isGreaterThanOrEqualTo: 55).order(by: "age")
+          let olderPlan = try older.explain()
+          #expect(!olderPlan.plan.contains("scan") && olderPlan.documentsRead == 5, "\(olderPlan)")
+          #expect(try ids(older) == ["p55", "p56", "p57", "p58", "p59"])
 
-      let tagged = people.whereField("tags", arrayContains: "x2")
-      let taggedPlan = try tagged.explain()
-      #expect(taggedPlan.plan.contains("array index") && taggedPlan.documentsRead == 15, "\(taggedPlan)")
+          let tagged = people.whereField("tags", arrayContains: "x2")
+          let taggedPlan = try tagged.explain()
+          #expect(taggedPlan.plan.contains("array index") && taggedPlan.documentsRead == 15, "\(taggedPlan)")
 
-      let nested = people.whereField("profile.city", isEqualTo: "Lyon")
-      let nestedPlan = try nested.explain()
-      #expect(!nestedPlan.plan.contains("scan") && nestedPlan.documentsRead == 30, "\(nestedPlan)")
+          let nested = people.whereField("profile.city", isEqualTo: "Lyon")
+          let nestedPlan = try nested.explain()
+          #expect(!nestedPlan.plan.contains("scan") && nestedPlan.documentsRead == 30, "\(nestedPlan)")
 
-      // Equality and order on another field needs a composite index: declared after
-      // the import, it is filled from the imported documents.
-      let ordered = people.whereField("team", isEqualTo: "t2").order(by: "age", descending: true).limit(to: 3)
-      expectHearthError(.failedPrecondition, mentioning: ["index"]) { _ = try ordered.getDocuments() }
-      try target.declareIndexes(json: teamByAge)
-      let orderedPlan = try ordered.explain()
-      #expect(orderedPlan.plan.contains("composite") && orderedPlan.documentsRead == 3, "\(orderedPlan)")
-      #expect(try ids(ordered) == ["p59", "p56", "p53"])
+          // Equality and order on another field needs a composite index: declared after
+          // the import, it is filled from the imported documents.
+          let ordered = people.whereField("team", isEqualTo: "t2").order(by: "age", descending: true).limit(to: 3)
+          expectHearthError(.failedPrecondition, mentioning: ["index"]) { _ = try ordered.getDocuments() }
+          try target.declareIndexes(json: teamByAge)
+          let orderedPlan = try ordered.explain()
+          #expect(orderedPlan.plan.contains("composite") && orderedPlan.documentsRead == 3, "\(orderedPlan)")
+          #expect(try ids(ordered) == ["p59", "p56", "p53"])
+        }
+      }
     }
   }
 
   @Test func importFillsACompositeIndexDeclaredBefore() throws {
     try withScratchDirectory { directory in
-      let source = try Database.temporary(settings: relaxed)
-      defer { source.close() }
-      try people(source)
-      try source.export(to: directory + "/people.jsonl")
+      try withDatabase(settings: relaxed) { source in
+        try people(source)
+        try source.export(to: directory + "/people.jsonl")
 
-      let settings = relaxed
-      settings.requireIndexes = true
-      let target = try Database.temporary(settings: settings)
-      defer { target.close() }
-      try target.declareIndexes(json: teamByAge)
-      try target.import(from: directory + "/people.jsonl")
-      let ordered = target.collection("people").whereField("team", isEqualTo: "t0").order(by: "age", descending: true)
-      let plan = try ordered.explain()
-      #expect(plan.plan.contains("composite") && plan.indexEntriesRead <= 21 && plan.documentsRead == 20, "\(plan)")
-      #expect(try ids(ordered) == stride(from: 57, through: 0, by: -3).map { "p\($0)" })
-      // A replace import rebuilds it too.
-      try target.import(from: directory + "/people.jsonl", mode: .replace)
-      #expect(try ids(ordered.limit(to: 2)) == ["p57", "p54"])
+        let settings = relaxed
+        settings.requireIndexes = true
+        try withDatabase(settings: settings) { target in
+          try target.declareIndexes(json: teamByAge)
+          try target.import(from: directory + "/people.jsonl")
+          let ordered = target.collection("people").whereField("team", isEqualTo: "t0").order(
+            by: "age", descending: true)
+          let plan = try ordered.explain()
+          #expect(plan.plan.contains("composite") && plan.indexEntriesRead <= 21 && plan.documentsRead == 20, "\(plan)")
+          #expect(try ids(ordered) == stride(from: 57, through: 0, by: -3).map { "p\($0)" })
+          // A replace import rebuilds it too.
+          try target.import(from: directory + "/people.jsonl", mode: .replace)
+          #expect(try ids(ordered.limit(to: 2)) == ["p57", "p54"])
+        }
+      }
     }
   }
 
   // MARK: - Merge and replace
 
-  /// A database with `people/keep`, `people/same` and `other/x`; a file with `people/same`
-  /// (other fields) and `people/fresh`.
-  private func mergeFixture(_ directory: String) throws -> (Database, String) {
+  /// Runs `body` with a database holding `people/keep`, `people/same` and `other/x`, and a
+  /// file with `people/same` (other fields) and `people/fresh`.
+  private func withMergeFixture(_ directory: String, _ body: (Database, String) throws -> Void) throws {
     let file = directory + "/merge.jsonl"
     try writeLines(
       [
@@ -291,57 +294,59 @@ import Testing
         #"{"path":"people/fresh","createTime":"2020-01-01T00:00:00Z","updateTime":"2020-01-02T00:00:00Z","fields":{"team":"new","n":1}}"#,
         #"{"path":"people/same","createTime":"2020-01-01T00:00:00.000001Z","updateTime":"2020-01-03T00:00:00Z","fields":{"team":"new"}}"#,
       ], to: file)
-    let db = try Database.temporary(settings: relaxed)
-    try db.document("people/keep").setData(["team": "old", "n": 0])
-    try db.document("people/same").setData(["team": "old", "extra": true, "n": 2])
-    try db.document("other/x").setData(["team": "old"])
-    return (db, file)
+    try withDatabase(settings: relaxed) { db in
+      try db.document("people/keep").setData(["team": "old", "n": 0])
+      try db.document("people/same").setData(["team": "old", "extra": true, "n": 2])
+      try db.document("other/x").setData(["team": "old"])
+      try body(db, file)
+    }
   }
 
   @Test func mergeKeepsOtherDocumentsAndReplacesThoseInTheFile() throws {
     try withScratchDirectory { directory in
-      let (db, file) = try mergeFixture(directory)
-      defer { db.close() }
-      #expect(try db.import(from: file, mode: .merge).documents == 2)
-      #expect(try db.check().ok, "index entries after a merge import")
-      let people = db.collection("people")
-      #expect(try ids(people) == ["fresh", "keep", "same"])
-      let same = try people.document("same").getDocument()
-      expectSame(same.data(), ["team": "new"], "people/same is replaced, not merged field by field")
-      #expect(same.createTime == Timestamp(seconds: 1_577_836_800, nanoseconds: 1_000))
-      #expect(same.updateTime == Timestamp(seconds: 1_578_009_600, nanoseconds: 0))
-      // Its old index entries are gone, its new ones there.
-      #expect(try ids(people.whereField("team", isEqualTo: "old")) == ["keep"])
-      #expect(try ids(people.whereField("extra", isEqualTo: true)).isEmpty)
-      #expect(try ids(people.whereField("n", isGreaterThanOrEqualTo: 0).order(by: "n")) == ["keep", "fresh"])
-      #expect(try ids(people.whereField("team", isEqualTo: "new")) == ["fresh", "same"])
-      #expect(try db.document("other/x").getDocument().exists)
-      #expect(try db.collectionGroup("people").count.getAggregation(source: .server).count.intValue == 3)
-      // Later writes come after the imported times.
-      try db.document("people/later").setData(["n": 9])
-      let later = try #require(try db.document("people/later").getDocument().updateTime)
-      #expect(later > Timestamp(seconds: 1_578_009_600, nanoseconds: 0))
+      try withMergeFixture(directory) { db, file in
+        #expect(try db.import(from: file, mode: .merge).documents == 2)
+        #expect(try db.check().ok, "index entries after a merge import")
+        let people = db.collection("people")
+        #expect(try ids(people) == ["fresh", "keep", "same"])
+        let same = try people.document("same").getDocument()
+        expectSame(same.data(), ["team": "new"], "people/same is replaced, not merged field by field")
+        #expect(same.createTime == Timestamp(seconds: 1_577_836_800, nanoseconds: 1_000))
+        #expect(same.updateTime == Timestamp(seconds: 1_578_009_600, nanoseconds: 0))
+        // Its old index entries are gone, its new ones there.
+        #expect(try ids(people.whereField("team", isEqualTo: "old")) == ["keep"])
+        #expect(try ids(people.whereField("extra", isEqualTo: true)).isEmpty)
+        #expect(try ids(people.whereField("n", isGreaterThanOrEqualTo: 0).order(by: "n")) == ["keep", "fresh"])
+        #expect(try ids(people.whereField("team", isEqualTo: "new")) == ["fresh", "same"])
+        #expect(try db.document("other/x").getDocument().exists)
+        #expect(try db.collectionGroup("people").count.getAggregation(source: .server).count.intValue == 3)
+        // Later writes come after the imported times.
+        try db.document("people/later").setData(["n": 9])
+        let later = try #require(try db.document("people/later").getDocument().updateTime)
+        #expect(later > Timestamp(seconds: 1_578_009_600, nanoseconds: 0))
+      }
     }
   }
 
   @Test func replaceEmptiesTheDatabaseFirst() throws {
     try withScratchDirectory { directory in
-      let (db, file) = try mergeFixture(directory)
-      defer { db.close() }
-      #expect(try db.import(from: file, mode: .replace).documents == 2)
-      #expect(try db.check().ok, "index entries after a replace import")
-      #expect(try ids(db.collection("people")) == ["fresh", "same"])
-      #expect(!(try db.document("other/x").getDocument().exists))
-      #expect(try db.listCollections().map(\.collectionID) == ["people"])
-      #expect(try ids(db.collection("people").whereField("team", isEqualTo: "old")).isEmpty)
-      #expect(try ids(db.collection("other").whereField("team", isEqualTo: "old")).isEmpty)
-      #expect(try ids(db.collection("people").whereField("n", isGreaterThanOrEqualTo: 0)) == ["fresh"])
-      // An export of nothing, imported with .replace, empties the database.
-      let empty = directory + "/empty.jsonl"
-      try writeLines([#"{"hearth":"export","version":1,"exportedAt":"2026-11-29T10:00:00Z","documents":0}"#], to: empty)
-      #expect(try db.import(from: empty, mode: .replace).documents == 0)
-      #expect(try db.listCollections().isEmpty)
-      #expect(try ids(db.collection("people").whereField("team", isEqualTo: "new")).isEmpty)
+      try withMergeFixture(directory) { db, file in
+        #expect(try db.import(from: file, mode: .replace).documents == 2)
+        #expect(try db.check().ok, "index entries after a replace import")
+        #expect(try ids(db.collection("people")) == ["fresh", "same"])
+        #expect(!(try db.document("other/x").getDocument().exists))
+        #expect(try db.listCollections().map(\.collectionID) == ["people"])
+        #expect(try ids(db.collection("people").whereField("team", isEqualTo: "old")).isEmpty)
+        #expect(try ids(db.collection("other").whereField("team", isEqualTo: "old")).isEmpty)
+        #expect(try ids(db.collection("people").whereField("n", isGreaterThanOrEqualTo: 0)) == ["fresh"])
+        // An export of nothing, imported with .replace, empties the database.
+        let empty = directory + "/empty.jsonl"
+        try writeLines(
+          [#"{"hearth":"export","version":1,"exportedAt":"2026-11-29T10:00:00Z","documents":0}"#], to: empty)
+        #expect(try db.import(from: empty, mode: .replace).documents == 0)
+        #expect(try db.listCollections().isEmpty)
+        #expect(try ids(db.collection("people").whereField("team", isEqualTo: "new")).isEmpty)
+      }
     }
   }
 
@@ -420,49 +425,49 @@ import Testing
   @Test(arguments: badFiles)
   func aBadFileIsRefusedWholeNamingTheLineAndTheProblem(_ bad: BadFile) throws {
     try withScratchDirectory { directory in
-      let db = try Database.temporary(settings: relaxed)
-      defer { db.close() }
-      try db.document("people/z").setData(["team": "keep"])
-      try db.document("people/a").setData(["team": "original"])
-      let before = try exportedDocuments(db, in: directory, name: "before.jsonl")
-      let file = directory + "/" + bad.name
-      try Data(bad.text.utf8).write(to: URL(fileURLWithPath: file))
-      for mode in bad.bothModes ? [ImportMode.replace, .merge] : [.replace] {
-        expectHearthError(.invalidArgument, mentioning: [file] + bad.fragments, "\(bad.name), \(mode)") {
-          try db.import(from: file, mode: mode)
+      try withDatabase(settings: relaxed) { db in
+        try db.document("people/z").setData(["team": "keep"])
+        try db.document("people/a").setData(["team": "original"])
+        let before = try exportedDocuments(db, in: directory, name: "before.jsonl")
+        let file = directory + "/" + bad.name
+        try Data(bad.text.utf8).write(to: URL(fileURLWithPath: file))
+        for mode in bad.bothModes ? [ImportMode.replace, .merge] : [.replace] {
+          expectHearthError(.invalidArgument, mentioning: [file] + bad.fragments, "\(bad.name), \(mode)") {
+            try db.import(from: file, mode: mode)
+          }
         }
+        expectSameLines(try exportedDocuments(db, in: directory, name: "after.jsonl"), before, "after \(bad.name)")
+        #expect(try ids(db.collection("people").whereField("team", isEqualTo: "original")) == ["a"])
       }
-      expectSameLines(try exportedDocuments(db, in: directory, name: "after.jsonl"), before, "after \(bad.name)")
-      #expect(try ids(db.collection("people").whereField("team", isEqualTo: "original")) == ["a"])
     }
   }
 
   @Test func invalidUTF8IsRefusedNamingTheLine() throws {
     try withScratchDirectory { directory in
-      let db = try Database.temporary(settings: relaxed)
-      defer { db.close() }
-      try db.document("people/z").setData(["team": "keep"])
-      let file = directory + "/latin1.jsonl"
-      var bytes = Array((Self.header3 + "\n" + Self.line("people/a") + "\n").utf8)
-      bytes += Array(#"{"path":"people/b","fields":{"name":"caf"#.utf8) + [0xE9] + Array(#""}}"#.utf8) + [0x0A]
-      bytes += Array((Self.line("people/c") + "\n").utf8)
-      try Data(bytes).write(to: URL(fileURLWithPath: file))
-      expectHearthError(.invalidArgument, mentioning: [file + ":3:", "UTF-8", "byte 0xE9 at offset 40 of the line"]) {
-        try db.import(from: file, mode: .replace)
+      try withDatabase(settings: relaxed) { db in
+        try db.document("people/z").setData(["team": "keep"])
+        let file = directory + "/latin1.jsonl"
+        var bytes = Array((Self.header3 + "\n" + Self.line("people/a") + "\n").utf8)
+        bytes += Array(#"{"path":"people/b","fields":{"name":"caf"#.utf8) + [0xE9] + Array(#""}}"#.utf8) + [0x0A]
+        bytes += Array((Self.line("people/c") + "\n").utf8)
+        try Data(bytes).write(to: URL(fileURLWithPath: file))
+        expectHearthError(.invalidArgument, mentioning: [file + ":3:", "UTF-8", "byte 0xE9 at offset 40 of the line"]) {
+          try db.import(from: file, mode: .replace)
+        }
+        #expect(try ids(db.collection("people")) == ["z"])
       }
-      #expect(try ids(db.collection("people")) == ["z"])
     }
   }
 
   @Test func importingAMissingFileIsNotFound() throws {
     try withScratchDirectory { directory in
-      let db = try Database.temporary(settings: relaxed)
-      defer { db.close() }
-      try db.document("people/z").setData(["team": "keep"])
-      let missing = directory + "/nothing-here.jsonl"
-      expectHearthError(.notFound, mentioning: [missing]) { try db.import(from: missing, mode: .replace) }
-      expectHearthError(.invalidArgument, mentioning: [directory]) { try db.import(from: directory) }
-      #expect(try ids(db.collection("people")) == ["z"])
+      try withDatabase(settings: relaxed) { db in
+        try db.document("people/z").setData(["team": "keep"])
+        let missing = directory + "/nothing-here.jsonl"
+        expectHearthError(.notFound, mentioning: [missing]) { try db.import(from: missing, mode: .replace) }
+        expectHearthError(.invalidArgument, mentioning: [directory]) { try db.import(from: directory) }
+        #expect(try ids(db.collection("people")) == ["z"])
+      }
     }
   }
 
@@ -493,112 +498,70 @@ import Testing
       // The file holds the lines out of order (import does not need path order), and
       // blank lines, before the header too, which import skips however large the file.
       var shuffled = expected
-      var generator = SplitMix(seed: 42)
+      var generator = SplitMix64(seed: 42)
       shuffled.shuffle(using: &generator)
       let header = #"{"hearth":"export","version":1,"exportedAt":"2026-11-29T10:00:00Z","documents":12100}"#
       let file = directory + "/big.jsonl"
       try writeLines(["", header, ""] + shuffled[..<6000] + [" \t"] + shuffled[6000...] + ["", ""], to: file)
 
-      let db = try Database.temporary(settings: relaxed)
-      defer { db.close() }
-      let reports = Box<[Int]>([])
-      let summary = try db.import(from: file, mode: .merge) { done, total in
-        #expect(total == 12_100)
-        reports.mutate { $0.append(done) }
+      try withDatabase(settings: relaxed) { db in
+        let reports = Box<[Int]>([])
+        let summary = try db.import(from: file, mode: .merge) { done, total in
+          #expect(total == 12_100)
+          reports.mutate { $0.append(done) }
+        }
+        #expect(summary.documents == 12_100)
+        #expect(reports.value.last == 12_100)
+        #expect(reports.value == reports.value.sorted(), "progress only grows: \(reports.value)")
+
+        let items = db.collection("items")
+        #expect(try items.count.getAggregation(source: .server).count.intValue == 11_000)
+        #expect(try db.collectionGroup("parts").count.getAggregation(source: .server).count.intValue == 1_100)
+        let group = items.whereField("group", isEqualTo: 3)
+        #expect(try group.count.getAggregation(source: .server).count.intValue == 1_571)
+        let groupPlan = try group.limit(to: 10).explain()
+        #expect(!groupPlan.plan.contains("scan") && groupPlan.documentsRead == 10, "\(groupPlan)")
+        #expect(try ids(items.order(by: "n", descending: true).limit(to: 3)) == ["i10999", "i10998", "i10997"])
+        #expect(try ids(items.whereField("name", isEqualTo: "item 5000")) == ["i05000"])
+        #expect(try ids(db.collectionGroup("parts").whereField("of", isEqualTo: 10_990)) == ["p"])
+
+        let exported = try exportFile(db, to: directory + "/again.jsonl")
+        #expect(exported.summary.documents == 12_100)
+        expectSameLines(exported.documents, expected, "the export of the large import")
+
+        // Merging the same file again changes nothing.
+        #expect(try db.import(from: file, mode: .merge).documents == 12_100)
+        #expect(try items.count.getAggregation(source: .server).count.intValue == 11_000)
+        #expect(try group.count.getAggregation(source: .server).count.intValue == 1_571)
+        #expect(try ids(items.whereField("name", isEqualTo: "item 5000")) == ["i05000"])
+        expectSameLines(try exportedDocuments(db, in: directory), expected, "after a second merge")
       }
-      #expect(summary.documents == 12_100)
-      #expect(reports.value.last == 12_100)
-      #expect(reports.value == reports.value.sorted(), "progress only grows: \(reports.value)")
-
-      let items = db.collection("items")
-      #expect(try items.count.getAggregation(source: .server).count.intValue == 11_000)
-      #expect(try db.collectionGroup("parts").count.getAggregation(source: .server).count.intValue == 1_100)
-      let group = items.whereField("group", isEqualTo: 3)
-      #expect(try group.count.getAggregation(source: .server).count.intValue == 1_571)
-      let groupPlan = try group.limit(to: 10).explain()
-      #expect(!groupPlan.plan.contains("scan") && groupPlan.documentsRead == 10, "\(groupPlan)")
-      #expect(try ids(items.order(by: "n", descending: true).limit(to: 3)) == ["i10999", "i10998", "i10997"])
-      #expect(try ids(items.whereField("name", isEqualTo: "item 5000")) == ["i05000"])
-      #expect(try ids(db.collectionGroup("parts").whereField("of", isEqualTo: 10_990)) == ["p"])
-
-      let exported = try exportFile(db, to: directory + "/again.jsonl")
-      #expect(exported.summary.documents == 12_100)
-      expectSameLines(exported.documents, expected, "the export of the large import")
-
-      // Merging the same file again changes nothing.
-      #expect(try db.import(from: file, mode: .merge).documents == 12_100)
-      #expect(try items.count.getAggregation(source: .server).count.intValue == 11_000)
-      #expect(try group.count.getAggregation(source: .server).count.intValue == 1_571)
-      #expect(try ids(items.whereField("name", isEqualTo: "item 5000")) == ["i05000"])
-      expectSameLines(try exportedDocuments(db, in: directory), expected, "after a second merge")
     }
   }
 
   // MARK: - JSON Schema
 
-  /// The repository's root (this file is `Tests/HearthTests/<folder>/<name>.swift`).
-  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent()
-
-  /// Checks `lines` against `Schemas/` with Python's `jsonschema`; returns a verdict per
+  /// Checks `lines` against `Schemas/` (`JSONSchemaValidator`); returns a verdict per
   /// line: `nil` when valid, the validator's complaint otherwise. In `.file` mode the first
   /// line is a header.
   static func schemaVerdicts(_ lines: [String], firstIsHeader: Bool) throws -> [String?] {
-    let script = """
-      import json, pathlib, sys
-      from jsonschema import Draft202012Validator
-      from referencing import Registry, Resource
-      root = pathlib.Path(sys.argv[1])
-      names = ["extended-json.schema.json", "export-line.schema.json", "export-header.schema.json"]
-      schemas = {name: json.loads((root / name).read_text()) for name in names}
-      for schema in schemas.values():
-          Draft202012Validator.check_schema(schema)
-      registry = Registry().with_resources(
-          [(schema["$id"], Resource.from_contents(schema)) for schema in schemas.values()])
-      header = Draft202012Validator(schemas["export-header.schema.json"], registry=registry)
-      line = Draft202012Validator(schemas["export-line.schema.json"], registry=registry)
-      for number, text in enumerate(sys.stdin.read().split("\\n")[:-1]):
-          validator = header if sys.argv[2] == "header" and number == 0 else line
-          errors = sorted(validator.iter_errors(json.loads(text)), key=lambda e: list(e.absolute_path))
-          print(json.dumps("; ".join(f"{list(e.absolute_path)}: {e.message}" for e in errors) or None))
-      """
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = [
-      "python3", "-c", script, root.appendingPathComponent("Schemas").path, firstIsHeader ? "header" : "lines",
-    ]
-    let input = Pipe()
-    let output = Pipe()
-    let errors = Pipe()
-    process.standardInput = input
-    process.standardOutput = output
-    process.standardError = errors
-    try process.run()
-    let writer = input.fileHandleForWriting
-    DispatchQueue.global().async {
-      writer.write(Data(lines.map { $0 + "\n" }.joined().utf8))
-      try? writer.close()
-    }
-    let printed = output.fileHandleForReading.readDataToEndOfFile()
-    let complaint = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    try #require(process.terminationStatus == 0, "the schema check failed: \(complaint)")
-    return String(decoding: printed, as: UTF8.self).split(separator: "\n").map {
-      (try? JSONSerialization.jsonObject(with: Data($0.utf8), options: .fragmentsAllowed)) as? String
-    }
+    try JSONSchemaValidator.verdicts(
+      lines.enumerated().map { number, line in
+        (firstIsHeader && number == 0 ? "export-header.schema.json" : "export-line.schema.json", line)
+      })
   }
 
   @Test func exportLinesAreValidAgainstTheSchemas() throws {
     try withScratchDirectory { directory in
-      let db = try Database.temporary(settings: relaxed)
-      defer { db.close() }
-      try AllTypes.populate(db)
-      let file = try exportFile(db, to: directory + "/values.jsonl")
-      let lines = [file.header] + file.documents
-      let verdicts = try Self.schemaVerdicts(lines, firstIsHeader: true)
-      #expect(verdicts.count == lines.count)
-      for (line, verdict) in zip(lines, verdicts) where verdict != nil {
-        Issue.record("the schema rejects \(line): \(verdict!)")
+      try withDatabase(settings: relaxed) { db in
+        try AllTypes.populate(db)
+        let file = try exportFile(db, to: directory + "/values.jsonl")
+        let lines = [file.header] + file.documents
+        let verdicts = try Self.schemaVerdicts(lines, firstIsHeader: true)
+        #expect(verdicts.count == lines.count)
+        for (line, verdict) in zip(lines, verdicts) where verdict != nil {
+          Issue.record("the schema rejects \(line): \(verdict!)")
+        }
       }
     }
   }
@@ -658,26 +621,26 @@ import Testing
     }
     // Import takes the valid lines.
     try withScratchDirectory { directory in
-      let db = try Database.temporary(settings: relaxed)
-      defer { db.close() }
-      let file = directory + "/valid.jsonl"
-      let header = #"{"hearth":"export","version":1,"exportedAt":"2026-11-29T10:00:00Z","documents":8}"#
-      try writeLines([header] + Self.validLines, to: file)
-      #expect(try db.import(from: file).documents == Self.validLines.count)
-      expectSame(try db.document("people/v3").getDocument().data(), ["$type": "user"])
+      try withDatabase(settings: relaxed) { db in
+        let file = directory + "/valid.jsonl"
+        let header = #"{"hearth":"export","version":1,"exportedAt":"2026-11-29T10:00:00Z","documents":8}"#
+        try writeLines([header] + Self.validLines, to: file)
+        #expect(try db.import(from: file).documents == Self.validLines.count)
+        expectSame(try db.document("people/v3").getDocument().data(), ["$type": "user"])
+      }
     }
   }
 
   @Test(arguments: invalidLines)
   func importRejectsWhatTheLineSchemaRejects(_ line: String) throws {
     try withScratchDirectory { directory in
-      let db = try Database.temporary(settings: relaxed)
-      defer { db.close() }
-      let file = directory + "/invalid.jsonl"
-      let header = #"{"hearth":"export","version":1,"exportedAt":"2026-11-29T10:00:00Z","documents":1}"#
-      try writeLines([header, line], to: file)
-      expectHearthError(.invalidArgument, mentioning: [file + ":2:"], line) { try db.import(from: file) }
-      #expect(try db.listCollections().isEmpty)
+      try withDatabase(settings: relaxed) { db in
+        let file = directory + "/invalid.jsonl"
+        let header = #"{"hearth":"export","version":1,"exportedAt":"2026-11-29T10:00:00Z","documents":1}"#
+        try writeLines([header, line], to: file)
+        expectHearthError(.invalidArgument, mentioning: [file + ":2:"], line) { try db.import(from: file) }
+        #expect(try db.listCollections().isEmpty)
+      }
     }
   }
 
@@ -704,17 +667,4 @@ import Testing
 private func fieldsText(of line: String) -> String? {
   guard let range = line.range(of: #","fields":"#), line.hasSuffix("}") else { return nil }
   return String(line[range.upperBound..<line.index(before: line.endIndex)])
-}
-
-/// A small seeded generator, so that a shuffle is the same on every run.
-struct SplitMix: RandomNumberGenerator {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Hearth
+import HearthTestSupport
 import Testing
 
 /// A progress closure that throws stops an export, a backup or a check (the doc shell's
@@ -11,15 +12,15 @@ import Testing
   /// every megabyte.
   private func populated(_ body: (Database, String) throws -> Void) throws {
     try withScratchDirectory { directory in
-      let db = try Database(path: directory + "/db")
-      defer { db.close() }
-      let text = String(repeating: "x", count: 1000)
-      for start in stride(from: 0, to: 2500, by: 500) {
-        let batch = db.batch()
-        for i in start..<start + 500 { batch.setData(["i": i, "text": text], forDocument: db.document("c/d\(i)")) }
-        try batch.commit()
+      try withDatabase(at: directory + "/db") { db in
+        let text = String(repeating: "x", count: 1000)
+        for start in stride(from: 0, to: 2500, by: 500) {
+          let batch = db.batch()
+          for i in start..<start + 500 { batch.setData(["i": i, "text": text], forDocument: db.document("c/d\(i)")) }
+          try batch.commit()
+        }
+        try body(db, directory)
       }
-      try body(db, directory)
     }
   }
 
@@ -62,16 +63,16 @@ import Testing
     try populated { db, directory in
       let file = directory + "/all.jsonl"
       _ = try db.export(to: file)
-      let copy = try Database(path: directory + "/copy")
-      defer { copy.close() }
-      var calls = 0
-      let summary = try copy.import(from: file) { _, _ in
-        calls += 1
-        throw Stop()
+      try withDatabase(at: directory + "/copy") { copy in
+        var calls = 0
+        let summary = try copy.import(from: file) { _, _ in
+          calls += 1
+          throw Stop()
+        }
+        #expect(summary.documents == 2500)
+        #expect(calls >= 2)
+        #expect(try copy.collection("c").count.getAggregation(source: .server).count == 2500)
       }
-      #expect(summary.documents == 2500)
-      #expect(calls >= 2)
-      #expect(try copy.collection("c").count.getAggregation(source: .server).count == 2500)
     }
   }
 }

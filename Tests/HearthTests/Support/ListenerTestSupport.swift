@@ -28,11 +28,6 @@ func listenerSettings(queue: DispatchQueue? = nil) -> Settings {
   return settings
 }
 
-/// A temporary database for a listener test; close it with `defer { db.close() }`.
-func openListenerDatabase(queue: DispatchQueue? = nil) throws -> Database {
-  try Database.temporary(settings: listenerSettings(queue: queue))
-}
-
 /// Keeps what a listener delivers, in delivery order. `handler` is the listener; `next()`
 /// waits for the next snapshot not yet taken; `expectNoMore()` checks that nothing new
 /// arrives during a quiet period. Errors and deliveries without a snapshot are kept apart,

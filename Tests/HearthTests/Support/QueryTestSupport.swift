@@ -6,11 +6,6 @@ import Testing
 // seeding documents in one batch, reading result IDs and paths in order, checking that an
 // invalid query fails when it runs, and telling integer aggregation results from doubles.
 
-/// A temporary database without an fsync per commit; close it with `defer { db.close() }`.
-func openQueryDatabase() throws -> Database {
-  try Database.temporary(settings: relaxed)
-}
-
 /// Writes `documents` (document ID → data) into `collection` in one batch and returns the
 /// collection.
 @discardableResult

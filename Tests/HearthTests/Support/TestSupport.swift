@@ -2,26 +2,9 @@ import Foundation
 import Hearth
 import Testing
 
-// Shared fixtures for the document-API tests: opening databases, checking errors, and
-// comparing `[String: Any]` values exactly (integers vs doubles, sign of zero, NaN).
-
-/// Opens a temporary database, runs `body`, and closes (and deletes) it.
-func withDatabase<T>(
-  settings: Settings = Settings(), _ body: (Database) throws -> T
-) throws -> T {
-  let db = try Database.temporary(settings: settings)
-  defer { db.close() }
-  return try body(db)
-}
-
-/// The async variant of `withDatabase`.
-func withDatabase<T>(
-  settings: Settings = Settings(), _ body: (Database) async throws -> T
-) async throws -> T {
-  let db = try Database.temporary(settings: settings)
-  defer { db.close() }
-  return try await body(db)
-}
+// Shared fixtures for the document-API tests: settings, checking errors, and comparing
+// `[String: Any]` values exactly (integers vs doubles, sign of zero, NaN). The database
+// fixture itself, `withDatabase`, is HearthTestSupport's, which every test target shares.
 
 /// Settings without an fsync per commit, for tests that commit many times (a new object
 /// each time: `Settings` is a class, as Firebase's is, so a test that changes its copy

@@ -1,5 +1,6 @@
 import Foundation
 import Hearth
+import HearthTestSupport
 import Testing
 
 /// WriteBatch (all or nothing, in order, once) and runTransaction (reads before writes,

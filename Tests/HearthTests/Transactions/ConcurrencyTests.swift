@@ -1,5 +1,6 @@
 import Foundation
 import Hearth
+import HearthTestSupport
 import Testing
 
 /// Readers on many threads while a writer commits batches: every read sees a committed

@@ -1,5 +1,6 @@
 import Foundation
 import Hearth
+import HearthTestSupport
 import Testing
 
 /// The one-line transaction closures that Firebase code writes compile here too, and do

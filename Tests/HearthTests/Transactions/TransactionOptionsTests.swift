@@ -1,5 +1,6 @@
 import Foundation
 import Hearth
+import HearthTestSupport
 import Testing
 
 /// Firebase's `TransactionOptions` (its FIRTransactionOptionsTests, and the options form of
@@ -30,35 +31,35 @@ import Testing
   }
 
   @Test func runsWithValidOptionsAndRefusesInvalidOnes() throws {
-    let db = try Database.temporary()
-    defer { db.close() }
-    let doc = db.document("counters/c")
-    func run(_ options: TransactionOptions?) -> Error? {
-      let done = DispatchSemaphore(value: 0)
-      nonisolated(unsafe) var reported: Error?
-      db.runTransaction(
-        with: options,
-        block: { transaction, _ in
-          transaction.setData(["n": 1], forDocument: doc)
-          return nil
-        },
-        completion: { _, error in
-          reported = error
-          done.signal()
-        })
-      done.wait()
-      return reported
-    }
-    #expect(run(nil) == nil)
-    #expect(run(TransactionOptions()) == nil)
-    try doc.delete()
-    for attempts in [0, -1, Int(Int32.min), Int(Int32.max) + 1] {
-      let options = TransactionOptions()
-      options.maxAttempts = attempts
-      let error = try #require(run(options) as? HearthError, "maxAttempts \(attempts)")
-      #expect(error.code == .invalidArgument)
-      #expect(error.message.contains("maxAttempts"))
-      #expect(try !doc.getDocument().exists, "a refused transaction writes nothing")
+    try withDatabase { db in
+      let doc = db.document("counters/c")
+      func run(_ options: TransactionOptions?) -> Error? {
+        let done = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var reported: Error?
+        db.runTransaction(
+          with: options,
+          block: { transaction, _ in
+            transaction.setData(["n": 1], forDocument: doc)
+            return nil
+          },
+          completion: { _, error in
+            reported = error
+            done.signal()
+          })
+        done.wait()
+        return reported
+      }
+      #expect(run(nil) == nil)
+      #expect(run(TransactionOptions()) == nil)
+      try doc.delete()
+      for attempts in [0, -1, Int(Int32.min), Int(Int32.max) + 1] {
+        let options = TransactionOptions()
+        options.maxAttempts = attempts
+        let error = try #require(run(options) as? HearthError, "maxAttempts \(attempts)")
+        #expect(error.code == .invalidArgument)
+        #expect(error.message.contains("maxAttempts"))
+        #expect(try !doc.getDocument().exists, "a refused transaction writes nothing")
+      }
     }
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Hearth
+import HearthTestSupport
 import Testing
 
 /// A read after a write fails the whole transaction, even when the closure catches the

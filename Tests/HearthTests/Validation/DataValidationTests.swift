@@ -1,5 +1,6 @@
 import Foundation
 import Hearth
+import HearthTestSupport
 import Testing
 
 /// Data Firestore refuses: bad field paths and names, unsupported types, nested arrays,
@@ -183,14 +184,14 @@ import Testing
 
   @Test func referencesToAnotherDatabaseAreInvalid() throws {
     try withDocument { db, doc in
-      let other = try Database.temporary()
-      defer { other.close() }
-      expectHearthError(.invalidArgument, mentioning: ["friend"]) {
-        try doc.updateData(["friend": other.document("users/bob")])
-      }
-      expectHearthError(.invalidArgument) { try doc.setData(["list": [other.document("users/bob")]], merge: true) }
-      expectHearthError(.invalidArgument) {
-        try doc.updateData(["tags": FieldValue.arrayUnion([other.document("users/bob")])])
+      try withDatabase { other in
+        expectHearthError(.invalidArgument, mentioning: ["friend"]) {
+          try doc.updateData(["friend": other.document("users/bob")])
+        }
+        expectHearthError(.invalidArgument) { try doc.setData(["list": [other.document("users/bob")]], merge: true) }
+        expectHearthError(.invalidArgument) {
+          try doc.updateData(["tags": FieldValue.arrayUnion([other.document("users/bob")])])
+        }
       }
     }
   }

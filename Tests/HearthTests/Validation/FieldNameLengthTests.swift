@@ -1,5 +1,6 @@
 import Foundation
 import Hearth
+import HearthTestSupport
 import Testing
 
 /// Firestore's 1,500-byte limit on field names and field paths (`FieldPath.maxBytes`), in

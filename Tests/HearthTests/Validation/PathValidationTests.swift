@@ -1,5 +1,6 @@
 import Foundation
 import Hearth
+import HearthTestSupport
 import Testing
 
 /// Collection and document paths and IDs — SEMANTICS.md "Paths and names": invalid ones

@@ -1,5 +1,6 @@
 import Foundation
 import Hearth
+import HearthTestSupport
 import Testing
 
 /// Numbers read back as `NSNumber`s, as Firebase hands them back on Apple platforms, so

@@ -1,5 +1,6 @@
 import Foundation
 import Hearth
+import HearthTestSupport
 import Testing
 
 /// Every value type written through `[String: Any]` reads back as Firebase returns it:

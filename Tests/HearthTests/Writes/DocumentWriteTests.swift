@@ -1,5 +1,6 @@
 import Foundation
 import Hearth
+import HearthTestSupport
 import Testing
 
 /// setData (replace, merge, mergeFields), updateData, create, delete, getDocument, the

@@ -1,5 +1,6 @@
 import Foundation
 import Hearth
+import HearthTestSupport
 import Testing
 
 /// FieldValue transforms: serverTimestamp, increment, arrayUnion, arrayRemove, minimum,

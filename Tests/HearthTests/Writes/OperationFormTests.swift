@@ -1,5 +1,6 @@
 import Foundation
 import Hearth
+import HearthTestSupport
 import Testing
 
 /// The three forms of each operation (API.md "Forms of each operation"): synchronous,
