@@ -467,7 +467,8 @@ struct FirestorePortListenerTests {
         setData.fire()
       }
       #expect(removing.wait())
-      usleep(50_000)  // let remove() start waiting
+      // remove() waits for the running callback: it does not return in a short quiet period.
+      #expect(!removed.wait(seconds: listenerQuietPeriod), "remove() returned while the callback was running")
       allowCompletion.fire()
       #expect(removed.wait())
       #expect(steps.value == "1234")

@@ -87,12 +87,9 @@ struct FirestorePortLargeDocTests {
         Issue.record("Setting a document exceeding the 16MB limit should fail.")
       } catch {
         let nsError = error as NSError
-        // (`#expect(nsError.domain == FirestoreErrorDomain)` is left out: Hearth has no
-        // `FirestoreErrorDomain`.)
+        #expect(nsError.domain == FirestoreErrorDomain)
         // Must map to standard InvalidArgument error, not a crash.
-        // (Firebase's `FirestoreErrorCode.invalidArgument.rawValue` does not compile in Hearth;
-        // `FirestoreErrorCode.Code.invalidArgument.rawValue` is the same value in both.)
-        #expect(nsError.code == FirestoreErrorCode.Code.invalidArgument.rawValue)
+        #expect(nsError.code == FirestoreErrorCode.invalidArgument.rawValue)
       }
     }
   }
@@ -165,6 +162,13 @@ private func basicCompileMain() throws {
 
   basicReadDocuments(matching: query)
   basicReadDocumentsWithSource(matching: query)
+
+  basicListenToDocument(at: documentRef)
+  basicListenToDocumentWithMetadataChanges(at: documentRef)
+
+  basicListenToDocuments(matching: query)
+  basicListenToQueryDiffs(onQuery: query)
+  basicListenToQueryDiffsWithMetadata(onQuery: query)
 
   basicTypes()
 }
@@ -328,13 +332,16 @@ private func basicReadDocument(at docRef: DocumentReference) {
       }
     } else if let error {
       // New way to handle errors.
-      // (left out: `switch error { case FirestoreErrorCode.unavailable: ... }` does not compile,
-      // Hearth's FirestoreErrorCode has no static `unavailable`.)
+      // (left out: `switch error { case FirestoreErrorCode.unavailable: ... }` does not compile:
+      // Firebase's error codes match an `Error` through its Objective-C bridging, and Hearth
+      // defines no `~=` between an error and a code.)
 
       // Old way to handle errors.
       let nsError = error as NSError
-      // (left out: `guard nsError.domain == FirestoreErrorDomain`: Hearth has no
-      // `FirestoreErrorDomain`.)
+      guard nsError.domain == FirestoreErrorDomain else {
+        print("Unknown error!")
+        return
+      }
 
       // Option 1: try to initialize the error code enum.
       if let errorCode = FirestoreErrorCode.Code(rawValue: nsError.code) {
@@ -347,10 +354,8 @@ private func basicReadDocument(at docRef: DocumentReference) {
       }
 
       // Option 2: switch on the code and compare against raw values.
-      // (Firebase's `FirestoreErrorCode.unavailable.rawValue` does not compile in Hearth;
-      // `FirestoreErrorCode.Code.unavailable.rawValue` is the same value in both.)
       switch nsError.code {
-      case FirestoreErrorCode.Code.unavailable.rawValue:
+      case FirestoreErrorCode.unavailable.rawValue:
         print("Can't read document due to being offline!")
       default:
         print("Failed to read.")
@@ -387,9 +392,72 @@ private func basicReadDocumentsWithSource(matching query: Query) {
   }
 }
 
-// basicListenToDocument, basicListenToDocumentWithMetadataChanges, basicListenToDocuments,
-// basicListenToQueryDiffs and basicListenToQueryDiffsWithMetadata are left out:
-// `addSnapshotListener` (DocumentReference and Query) does not compile in Hearth.
+// BasicCompileTests' listenToDocument, listenToDocumentWithMetadataChanges,
+// listenToDocuments, listenToQueryDiffs and listenToQueryDiffsWithMetadata: a listener on a
+// document and on a query, with and without metadata changes, reading what a snapshot and
+// its changes hold, then removed.
+
+private func basicListenToDocument(at docRef: DocumentReference) {
+  let listener = docRef.addSnapshotListener { document, error in
+    if let error {
+      print("Listen canceled: \(error)")
+      return
+    }
+    guard let document else { return }
+    // `data()` is nil for a missing document.
+    if let data: [String: Any] = document.data() { print("Current document: \(data)") }
+    print(document.metadata.isFromCache ? "From Cache" : "From Server")
+  }
+  listener.remove()
+}
+
+private func basicListenToDocumentWithMetadataChanges(at docRef: DocumentReference) {
+  let listener = docRef.addSnapshotListener(includeMetadataChanges: true) { document, _ in
+    if document?.metadata.hasPendingWrites == true { print("Has pending writes") }
+  }
+  listener.remove()
+}
+
+private func basicListenToDocuments(matching query: Query) {
+  let listener = query.addSnapshotListener { snap, error in
+    if let error {
+      print("Listen canceled: \(error)")
+      return
+    }
+    guard let snap else { return }
+    print("New snapshot (empty=\(snap.isEmpty) count=\(snap.count))")
+    // A query's documents exist: their `data()` is not optional.
+    for document in snap.documents {
+      let data: [String: Any] = document.data()
+      print("Doc: ", data)
+    }
+  }
+  listener.remove()
+}
+
+private func basicPrint(_ changes: [DocumentChange]) {
+  for change in changes {
+    switch change.type {
+    case .added: print("New document: \(change.document.data())")
+    case .modified: print("Modified document: \(change.document.data())")
+    case .removed: print("Removed document: \(change.document.data())")
+    }
+  }
+}
+
+private func basicListenToQueryDiffs(onQuery query: Query) {
+  let listener = query.addSnapshotListener { snap, _ in
+    if let snap { basicPrint(snap.documentChanges) }
+  }
+  listener.remove()
+}
+
+private func basicListenToQueryDiffsWithMetadata(onQuery query: Query) {
+  let listener = query.addSnapshotListener(includeMetadataChanges: true) { snap, _ in
+    if let snap { basicPrint(snap.documentChanges(includeMetadataChanges: true)) }
+  }
+  listener.remove()
+}
 
 private func basicTransactions() {
   let db = Firestore.firestore()
@@ -429,10 +497,10 @@ private func basicTypes() {
   let _: FieldPath
   let _: FieldValue
   let _: Firestore
-  // (left out: `FirestoreSettings` does not compile; Hearth's type is `Settings`.)
+  let _: FirestoreSettings
   let _: GeoPoint
   let _: Timestamp
-  // (left out: `ListenerRegistration` does not compile.)
+  let _: ListenerRegistration
   let _: Query
   let _: QuerySnapshot
   let _: SnapshotMetadata

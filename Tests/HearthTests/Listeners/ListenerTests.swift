@@ -612,11 +612,12 @@ struct ListenerTests {
       let registrationBox = Box<ListenerRegistration?>(nil)
       let calls = Box(0)
       let removedInside = Signal()
+      let secondCommitMade = Signal()
       let registration = c.addSnapshotListener { snapshot, error in
         calls.mutate { $0 += 1 }
         recorder.record(snapshot, error)
         if calls.value == 2 {
-          usleep(20_000)  // the second commit below is made meanwhile
+          #expect(secondCommitMade.wait(), "the commit of b")
           registrationBox.value?.remove()
           removedInside.fire()
         }
@@ -626,6 +627,7 @@ struct ListenerTests {
 
       try c.document("a").setData(["n": 1])
       try c.document("b").setData(["n": 2])  // committed before the callback removes the listener
+      secondCommitMade.fire()
       let removed = removedInside.wait()
       #expect(removed, "remove() inside the callback did not return (deadlock?)")
       guard removed else { return }
@@ -719,12 +721,19 @@ struct ListenerTests {
       let c = db.collection("c")
       let inCallback = Signal()
       let release = Signal()
+      let returned = Signal()
+      let hasReturned = Box(false)
+      let releasedByTheTest = Box(false)
       let calls = Box(0)
       let registration = c.addSnapshotListener { _, _ in
         calls.mutate { $0 += 1 }
         if calls.value == 2 {
           inCallback.fire()
-          _ = release.wait(seconds: 2)
+          // Waits for the test; a writer that waited for this callback would see it return
+          // only when this wait gives up.
+          releasedByTheTest.value = release.wait(seconds: 20)
+          hasReturned.value = true
+          returned.fire()
         }
       }
       defer { registration.remove() }
@@ -732,13 +741,15 @@ struct ListenerTests {
       try c.document("a").setData(["n": 1])
       #expect(inCallback.wait(), "the callback for a")
 
-      // The callback for a runs until released: writes, to the listened collection or not, go on.
-      let start = Date()
+      // The callback for a runs until released: writes, to the listened collection or not,
+      // return while it is still running.
       try c.document("b").setData(["n": 2])
       try db.document("other/x").setData(["n": 3])
-      let elapsed = Date().timeIntervalSince(start)
+      let runningAfterTheWrites = !hasReturned.value
       release.fire()
-      #expect(elapsed < 0.5, "writes waited \(elapsed) s for a listener callback that was running")
+      #expect(returned.wait(seconds: 30), "the callback for a returned")
+      #expect(runningAfterTheWrites, "the writes returned only after the running listener callback did")
+      #expect(releasedByTheTest.value, "the callback gave up waiting: the writes waited for it")
       #expect(waitUntil { calls.value == 3 }, "the snapshot of b")
     }
   }
@@ -756,12 +767,17 @@ struct ListenerTests {
       let finished = Box<Bool?>(nil)
       let callbackDone = Signal()
       let extra = Box<ListenerRegistration?>(nil)
+      let writerReturned = Signal()
+      let writerDone = Signal()
       let registration = c.addSnapshotListener { _, _ in
         calls.mutate { $0 += 1 }
         guard calls.value == 2 else { return }
         inCallback.fire()
         _ = writerStarted.wait()
-        usleep(100_000)  // the other thread's commit into c is under way
+        // The other thread's commit into c has returned, or is held up behind this callback
+        // (then it does not return within the second; the action below must finish all the
+        // same).
+        _ = writerReturned.wait(seconds: 1)
         let done = Signal()
         DispatchQueue.global().async {
           if action == "write" {
@@ -778,10 +794,10 @@ struct ListenerTests {
       #expect(waitUntil { calls.value == 1 }, "the first snapshot")
       try c.document("a").setData(["n": 1])
       #expect(inCallback.wait(), "the callback for a")
-      let writerDone = Signal()
       DispatchQueue.global().async {
         writerStarted.fire()
         try? c.document("b").setData(["n": 2])
+        writerReturned.fire()
         writerDone.fire()
       }
       #expect(callbackDone.wait(), "the callback returned")

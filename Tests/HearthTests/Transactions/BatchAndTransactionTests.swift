@@ -274,7 +274,8 @@ import Testing
           writerDone.fire()
         }
         _ = started.wait()
-        Thread.sleep(forTimeInterval: 0.1)
+        // The closure runs inside the write transaction: the other commit waits for it.
+        #expect(!writerDone.wait(seconds: 0.1), "another commit completed while the transaction was open")
         let second = try transaction.getDocument(b).get("v") as? Int64
         return (first, second)
       }
