@@ -337,7 +337,10 @@ import Testing
   }
 
   /// `hearth indexes` as a process: exit statuses and the one-line errors.
-  @Test(.enabled(if: hearthExecutable != nil)) func runsAsAProcess() throws {
+  @Test(
+    .enabled(
+      if: hearthExecutable != nil, "the hearth executable is not built next to the tests (run swift build first)"))
+  func runsAsAProcess() throws {
     let binary = HearthBinaryTests()
     let shell = ShellFixture()
     let missing = try binary.run(["--db", shell.path, "indexes"])
