@@ -62,7 +62,7 @@ let package = Package(
 
     // What the test targets share (they cannot share files): the database fixture, the
     // seeded generator (the benchmark and the torture worker use it too), the JSON Schema
-    // validator and the repository's root.
+    // validator, running a process, damaging a data file and the repository's root.
     .target(name: "HearthTestSupport", dependencies: ["Hearth"], path: "Tests/HearthTestSupport"),
     .testTarget(name: "HearthStorageTests", dependencies: ["HearthStorage"]),
     .testTarget(name: "HearthCoreTests", dependencies: ["HearthCore", "HearthTestSupport"]),

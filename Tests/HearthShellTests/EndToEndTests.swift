@@ -1,6 +1,7 @@
 import Foundation
 import HearthCore
 import HearthShell
+import HearthTestSupport
 import Testing
 
 /// The doc shell as a new user meets it: the built `hearth` binary run as a process on a
@@ -644,22 +645,8 @@ struct EndToEndTests {
     // pages, the index entry): the byte after the first, so keys keep their order.
     let damaged = EndToEndDatabase(fixture, "damaged")
     try FileManager.default.copyItem(atPath: fixture.database, toPath: damaged.path)
-    let file = URL(fileURLWithPath: damaged.path + "/data.mdb")
-    var bytes = [UInt8](try Data(contentsOf: file))
-    let needle = Array(marker.utf8)
-    var found = 0
-    var index = 0
-    while index + needle.count <= bytes.count {
-      if bytes[index] == needle[0], Array(bytes[index..<index + needle.count]) == needle {
-        bytes[index + 1] ^= 0x20
-        found += 1
-        index += needle.count
-      } else {
-        index += 1
-      }
-    }
-    try #require(found > 0, "the document's bytes are in data.mdb")
-    try Data(bytes).write(to: file)
+    try #require(
+      try damageEveryCopy(of: marker, inFile: damaged.path + "/data.mdb") > 0, "the document's bytes are in data.mdb")
 
     let report = try damaged.run("check", "--json")
     #expect(report.status == 1)

@@ -7,41 +7,13 @@ import Testing
 /// document, naming it; with `skipDamaged: true` it writes every readable document and
 /// returns the damaged ones, so that what is left can be recovered.
 @Suite struct ExportSalvageTests {
-  static let markers = ["users/a": "DAMAGE-ME-ALPHA-0123456789", "users/c": "DAMAGE-ME-GAMMA-0123456789"]
-  static let readable = ["rooms/r1", "users/a/posts/p1", "users/b"]
+  static let readable = DamagedDocuments.readable
 
-  /// A closed database at `directory/db` whose documents users/a and users/c are damaged
-  /// (one byte of their stored bytes changed); the others are sound, users/a/posts/p1
-  /// among them below the damaged users/a.
+  /// A closed database at `directory/db` with `DamagedDocuments`.
   static func damagedDatabase(in directory: String) throws -> String {
     let path = directory + "/db"
-    try withDatabase(at: path) { db in
-      for (document, marker) in markers { try db.document(document).setData(["s": marker]) }
-      for document in readable { try db.document(document).setData(["s": "fine"]) }
-    }
-    for marker in markers.values { try damage(marker, inFile: path + "/data.mdb") }
+    try DamagedDocuments.write(at: path)
     return path
-  }
-
-  /// Changes the second byte of every copy of `marker` in `file` (LMDB may keep older
-  /// copies of a page); the first stays, so that keys holding it keep their order.
-  static func damage(_ marker: String, inFile file: String) throws {
-    let url = URL(fileURLWithPath: file)
-    var bytes = [UInt8](try Data(contentsOf: url))
-    let needle = Array(marker.utf8)
-    var found = 0
-    var index = 0
-    while index + needle.count <= bytes.count {
-      if bytes[index] == needle[0], bytes[index..<index + needle.count].elementsEqual(needle) {
-        bytes[index + 1] ^= 0x20
-        found += 1
-        index += needle.count
-      } else {
-        index += 1
-      }
-    }
-    try #require(found > 0, "\(marker) is in \(file)")
-    try Data(bytes).write(to: url)
   }
 
   @Test func anExportStopsAtTheFirstDamagedDocumentAndLeavesNoFile() throws {
