@@ -36,12 +36,13 @@ let package = Package(
     ),
     .executableTarget(
       name: "hearth-bench",
-      dependencies: ["Hearth", "HearthCore", "CLMDB", "CSQLite"],
+      dependencies: ["Hearth", "HearthCore", "CLMDB", "CSQLite", "HearthTestSupport"],
       path: "Tools/Bench/Sources"
     ),
     .executableTarget(name: "hearth-demo", dependencies: ["Hearth"], path: "Tools/Demo"),
     // The crash and many-process harnesses' worker (Tools/crash-test.sh, CrashHarnessTests).
-    .executableTarget(name: "hearth-torture", dependencies: ["Hearth", "HearthStorage"], path: "Tools/Torture"),
+    .executableTarget(
+      name: "hearth-torture", dependencies: ["Hearth", "HearthStorage", "HearthTestSupport"], path: "Tools/Torture"),
     // The README's example, built and run by the tests so that it stays true.
     .executableTarget(name: "quickstart", dependencies: ["Hearth"], path: "Examples/Quickstart"),
 
@@ -59,12 +60,17 @@ let package = Package(
     .executableTarget(name: "fuzz-query", dependencies: ["HearthFuzzing"], path: "Tools/Fuzz/Entry/Query"),
     .executableTarget(name: "fuzz-import-line", dependencies: ["HearthFuzzing"], path: "Tools/Fuzz/Entry/ImportLine"),
 
+    // What the test targets share (they cannot share files): the database fixture, the
+    // seeded generator (the benchmark and the torture worker use it too), the JSON Schema
+    // validator, running a process, damaging a data file and the repository's root.
+    .target(name: "HearthTestSupport", dependencies: ["Hearth"], path: "Tests/HearthTestSupport"),
     .testTarget(name: "HearthStorageTests", dependencies: ["HearthStorage"]),
-    .testTarget(name: "HearthCoreTests", dependencies: ["HearthCore"]),
-    .testTarget(name: "HearthTests", dependencies: ["Hearth"]),
+    .testTarget(name: "HearthCoreTests", dependencies: ["HearthCore", "HearthTestSupport"]),
+    .testTarget(name: "HearthTests", dependencies: ["Hearth", "HearthTestSupport"]),
     .testTarget(name: "HearthFuzzingTests", dependencies: ["HearthFuzzing"]),
     .testTarget(
-      name: "HearthShellTests", dependencies: ["HearthShell", "Hearth", "HearthCore", "HearthStorage", "CTestTerminal"]),
+      name: "HearthShellTests",
+      dependencies: ["HearthShell", "Hearth", "HearthCore", "HearthStorage", "HearthTestSupport", "CTestTerminal"]),
     // Pseudo-terminal calls for the interactive shell's terminal tests.
     .target(name: "CTestTerminal", path: "Tests/CTestTerminal"),
   ],

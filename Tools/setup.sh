@@ -2,8 +2,11 @@
 # Installs what Hearth's build and tests need, when it is missing:
 # - system packages: LMDB (the storage engine), zlib (document checksums), libedit (the
 #   doc shell's line editor), SQLite (the benchmark's baseline), pkg-config;
-# - Python's jsonschema (from PyPI), with which the tests check files against Schemas/.
+# - Python's jsonschema (from PyPI), with which the tests check files against Schemas/,
+#   in a virtual environment of the build's own, .build/python, where the tests look for
+#   it first (a system Python that refuses pip installs, as Debian's does, stops nothing).
 set -euo pipefail
+cd "$(dirname "$0")/.."
 
 install_packages() {
   if [ "$(uname -s)" = "Darwin" ]; then
@@ -29,12 +32,27 @@ install_packages() {
     || { apt-get update >/dev/null && apt-get install -y --no-install-recommends "${missing[@]}" >/dev/null; }
 }
 
+# The virtual environment sees the system's packages, so a machine that has jsonschema
+# needs no download.
 install_jsonschema() {
-  python3 -c "import jsonschema" 2>/dev/null && return
-  echo "Installing Python's jsonschema" >&2
-  python3 -m pip install --quiet jsonschema >&2 \
-    || python3 -m pip install --quiet --user jsonschema >&2 \
-    || { echo "Hearth's tests need Python's jsonschema: python3 -m pip install jsonschema" >&2; exit 1; }
+  local venv=.build/python
+  "$venv/bin/python3" -c "import jsonschema, referencing" 2>/dev/null && return
+  if ! python3 -m venv --system-site-packages "$venv" >/dev/null 2>&1; then
+    # Debian's python3 makes virtual environments only with python3-venv.
+    if [ "$(uname -s)" != "Darwin" ] && [ "$(id -u)" -eq 0 ]; then
+      echo "Installing python3-venv" >&2
+      export DEBIAN_FRONTEND=noninteractive
+      apt-get install -y --no-install-recommends python3 python3-venv >/dev/null 2>&1 \
+        || { apt-get update >/dev/null && apt-get install -y --no-install-recommends python3 python3-venv >/dev/null; }
+    fi
+    rm -rf "$venv"
+    python3 -m venv --system-site-packages "$venv" >&2 \
+      || { echo "Hearth's tests need a Python 3 that makes virtual environments (python3-venv)" >&2; exit 1; }
+  fi
+  "$venv/bin/python3" -c "import jsonschema, referencing" 2>/dev/null && return
+  echo "Installing Python's jsonschema into $venv" >&2
+  "$venv/bin/python3" -m pip install --quiet jsonschema >&2 \
+    || { echo "Hearth's tests need Python's jsonschema: $venv/bin/python3 -m pip install jsonschema" >&2; exit 1; }
 }
 
 install_packages

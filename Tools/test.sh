@@ -1,15 +1,67 @@
 #!/usr/bin/env bash
-# Installs what the build needs, checks the layering of docs/architecture.md
-# (Tools/check-layers.sh), then runs the whole test suite, which includes the short
-# forms of the crash harnesses (CrashHarnessTests; Tools/crash-test.sh runs the long
-# forms) and of the fuzz targets (HearthFuzzingTests; the fuzzer itself is Tools/fuzz.sh).
+# Installs what the build needs, checks the formatting, the doc comments and the layering
+# of docs/architecture.md (Tools/check-layers.sh), then runs the whole test suite,
+# which includes the short forms of the crash harnesses (CrashHarnessTests;
+# Tools/crash-test.sh runs the long forms) and of the fuzz targets (HearthFuzzingTests; the
+# fuzzer itself is Tools/fuzz.sh).
+#
+# It ends with how many tests ran and how many were skipped, and fails when a test was
+# skipped that must run here: one that needs the executables (this script builds them) or
+# a small tmpfs (where this user can mount one).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 Tools/setup.sh
+
+# Formatting: swift-format's lint, strict, over every Swift file of the package (the
+# rules are .swift-format's), so that formatting cannot drift.
+find Package.swift Sources Tests Tools Examples -name '*.swift' -not -path '*/.build/*' -print0 \
+  | xargs -0 swift format lint --strict --parallel \
+  || { echo "swift format lint failed: run swift format format -i on the files it names" >&2; exit 1; }
+
 Tools/check-doc-comments.py
 # The layering of docs/architecture.md: the check must find planted violations, then none.
 Tools/check-layers.sh --self-test
 Tools/check-layers.sh
+
 swift build --build-tests
 Tools/check-docc.sh
-swift test --skip-build
+
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+set +e
+swift test --skip-build 2>&1 | tee "$log"
+status=${PIPESTATUS[0]}
+set -e
+
+# A skipped test or suite prints one line, `… Test name() skipped: "reason"` (or `Suite`),
+# and counts among the tests of Swift Testing's summary, `… Test run with N tests passed …`
+# (a skipped suite counts as none of the tests it holds).
+skips=$(grep -aE '^[^ ]+ (Test|Suite) .* skipped(: ".*"|\.)$' "$log" || true)
+skipped_tests=$(printf '%s\n' "$skips" | grep -cE '^[^ ]+ Test ' || true)
+skipped_suites=$(printf '%s\n' "$skips" | grep -cE '^[^ ]+ Suite ' || true)
+total=$(grep -aoE 'Test run with [0-9]+ tests?' "$log" | grep -oE '[0-9]+' | tail -1 || true)
+ran=$((${total:-0} - skipped_tests))
+echo "Tools/test.sh: $ran tests ran; skipped: $skipped_tests tests, $skipped_suites suites"
+[ -n "$skips" ] && printf '%s\n' "$skips" | sed 's/^/  /'
+
+[ "$status" -eq 0 ] || exit "$status"
+if [ "$ran" -le 0 ]; then
+  echo "Tools/test.sh: no test ran" >&2
+  exit 1
+fi
+
+# What must not be skipped here. The executables were built above; a tmpfs can be mounted
+# where this user may mount one (the suite's own check, FullDiskTests).
+required=$(printf '%s\n' "$skips" | grep -E 'not built' || true)
+probe=$(mktemp -d)
+if [ "$(id -u)" -eq 0 ] && mount -t tmpfs -o size=1m tmpfs "$probe" 2>/dev/null; then
+  umount "$probe"
+  required+=$(printf '\n%s' "$(printf '%s\n' "$skips" | grep -E 'tmpfs' || true)")
+fi
+rmdir "$probe"
+required=$(printf '%s\n' "$required" | grep . || true)
+if [ -n "$required" ]; then
+  echo "Tools/test.sh: these were skipped but must run here:" >&2
+  printf '%s\n' "$required" | sed 's/^/  /' >&2
+  exit 1
+fi

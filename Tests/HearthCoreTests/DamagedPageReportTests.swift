@@ -62,14 +62,14 @@ private struct DataFileBytes {
   /// 300 documents `users/u000`…`users/u299` at `path`, written in one commit (so that
   /// every page with documents in the file is one the database uses), then closed.
   func writeStore(at path: String) throws {
-    let store = try DocumentStore(path: path)
-    defer { store.close() }
-    try store.commit(
-      (0..<300).map { number in
-        let id = "u" + String(number + 1000).dropFirst()
-        let fields: [String: Value] = ["bio": .string(String(repeating: "b", count: 150))]
-        return Write(key: try DocumentKey(parsing: "users/\(id)"), kind: .set(fields))
-      })
+    try withStore(at: path) { store in
+      try store.commit(
+        (0..<300).map { number in
+          let id = "u" + String(number + 1000).dropFirst()
+          let fields: [String: Value] = ["bio": .string(String(repeating: "b", count: 150))]
+          return Write(key: try DocumentKey(parsing: "users/\(id)"), kind: .set(fields))
+        })
+    }
   }
 
   /// Changes the closed database's data file with `edit`.
@@ -143,14 +143,14 @@ private struct DataFileBytes {
     let scratch = Scratch()
     let path = scratch.path
     try writeStore(at: path)
-    let store = try DocumentStore(path: path)
-    defer { store.close() }
-    #expect(try store.check().ok)
-    var file = try DataFileBytes(directory: path)
-    let leaf = try #require(documentLeaves(file).first?.page)
-    file.put16(leaf * file.pageSize + 12, 0xFFF1)
-    try file.save()
-    let report = try store.check()
-    #expect(report.problems.first?.hasPrefix("page \(leaf) (documents, leaf page): its free-space bounds") == true)
+    try withStore(at: path) { store in
+      #expect(try store.check().ok)
+      var file = try DataFileBytes(directory: path)
+      let leaf = try #require(documentLeaves(file).first?.page)
+      file.put16(leaf * file.pageSize + 12, 0xFFF1)
+      try file.save()
+      let report = try store.check()
+      #expect(report.problems.first?.hasPrefix("page \(leaf) (documents, leaf page): its free-space bounds") == true)
+    }
   }
 }

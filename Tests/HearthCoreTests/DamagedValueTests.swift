@@ -22,9 +22,9 @@ import Testing
     }
     store.close()
     // A new process's view: nothing of the old path is cached.
-    let reopened = try DocumentStore(path: path)
-    defer { reopened.close() }
-    try body(reopened)
+    try withStore(at: path) { reopened in
+      try body(reopened)
+    }
   }
 
   @Test(arguments: ["users/aliceoposts", "users//posts", "", "users/alice"])
@@ -53,9 +53,9 @@ import Testing
     let damaged = try store.environment.table(table, create: false)
     try store.environment.write { txn in try txn.put(key, value, in: damaged) }
     store.close()
-    let reopened = try DocumentStore(path: path)
-    defer { reopened.close() }
-    try body(reopened)
+    try withStore(at: path) { reopened in
+      try body(reopened)
+    }
   }
 
   func expectDataLoss(_ fragment: String, _ body: () throws -> Void, sourceLocation: SourceLocation = #_sourceLocation)

@@ -1,4 +1,5 @@
 import Foundation
+import HearthTestSupport
 import Testing
 
 @testable import HearthCore
@@ -190,20 +191,45 @@ private func expectInvalidArgument(
     #expect(try JSONParser.parse(utf8: [0xEF, 0xBB, 0xBF] + Array("1".utf8)) == .integer(1))
   }
 
-  /// Every prefix of valid JSON, and a sprinkling of random bytes, fail cleanly.
+  /// Truncated JSON fails cleanly, and so do random bytes unless they are JSON. Every proper
+  /// prefix of an object fails (an object ends only at its closing brace); of a scalar,
+  /// exactly the prefixes that are JSON themselves parse (`12` of `123`). Random bytes
+  /// either fail with a parse error or parse to a value that reads back the same from what
+  /// the writer makes of it.
   @Test func neverCrashesOnTruncatedOrRandomInput() {
     let text = #"{"a": [1, -2.5e-3, "x\u00e9\uD83D\uDE00\n", true, null, {"b": {}}], "c": false}"#
+    #expect((try? JSONParser.parse(text)) != nil, "the whole text is JSON")
     for end in text.indices {
-      _ = try? JSONParser.parse(String(text[..<end]))
+      let prefix = String(text[..<end])
+      #expect(throws: JSONParseError.self, "the prefix \(prefix)") { try JSONParser.parse(prefix) }
     }
+    let scalars: [(text: String, validPrefixes: [String])] = [
+      ("123", ["1", "12"]), ("-12.5e-3", ["-1", "-12", "-12.5"]), ("true", []), ("null", []),
+      (#""ab\n""#, []), ("[1, 2]", []),
+    ]
+    for (text, validPrefixes) in scalars {
+      let parsed = text.indices.map { String(text[..<$0]) }.filter { (try? JSONParser.parse($0)) != nil }
+      #expect(parsed == validPrefixes, "the prefixes of \(text) that parse")
+    }
+
     var generator = SplitMix64(seed: 7)
     let alphabet = Array(#"{}[]":,.-+eE0123456789 \truefalsn\u"#.utf8)
+    var accepted = 0
     for _ in 0..<2000 {
       let length = Int(generator.next() % 24)
       let bytes = (0..<length).map { _ in alphabet[Int(generator.next() % UInt64(alphabet.count))] }
-      _ = try? JSONParser.parse(utf8: bytes)
-      _ = try? JSONParser.parse(utf8: bytes.map { $0 ^ UInt8(truncatingIfNeeded: generator.next()) })
+      for input in [bytes, bytes.map { $0 ^ UInt8(truncatingIfNeeded: generator.next()) }] {
+        guard let value = try? JSONParser.parse(utf8: input) else { continue }
+        accepted += 1
+        let written = value.serialized()
+        #expect(
+          (try? JSONParser.parse(written)) == value,
+          "\(String(decoding: input, as: UTF8.self)) parses, but what the writer makes of it, \(written), does not read back the same"
+        )
+      }
     }
+    // The alphabet makes numbers and literals often enough that acceptance is checked too.
+    #expect(accepted > 0)
   }
 }
 

@@ -2,21 +2,9 @@ import Foundation
 
 @testable import HearthCore
 
-/// SplitMix64: a tiny seedable generator, the same sequence on every platform for a given
-/// seed, so that a failing random test reproduces from the seed it prints.
-struct SplitMix64: RandomNumberGenerator {
-  var state: UInt64
-
-  init(seed: UInt64) { state = seed }
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
+// The store fixture of the core tests: a store opened for `body` and closed after it
+// whatever `body` does (the database fixture of the API tests, `withDatabase`, is in
+// HearthTestSupport).
 
 /// A store in a fresh directory (relaxed durability), closed and removed afterwards.
 func withStore(_ body: (DocumentStore) throws -> Void) throws {
@@ -24,7 +12,16 @@ func withStore(_ body: (DocumentStore) throws -> Void) throws {
   defer { try? FileManager.default.removeItem(atPath: path) }
   var options = DocumentStore.Options()
   options.durable = false
+  try withStore(at: path, options: options, body)
+}
+
+/// Opens (or creates) the store at `path`, runs `body` with it, and closes it; the files
+/// stay, for a test that reopens or damages them.
+@discardableResult
+func withStore<T>(
+  at path: String, options: DocumentStore.Options = DocumentStore.Options(), _ body: (DocumentStore) throws -> T
+) throws -> T {
   let store = try DocumentStore(path: path, options: options)
   defer { store.close() }
-  try body(store)
+  return try body(store)
 }

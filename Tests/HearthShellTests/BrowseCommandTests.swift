@@ -1,6 +1,7 @@
 import Foundation
 import Hearth
 import HearthCore
+import HearthTestSupport
 import Testing
 
 @testable import HearthShell
@@ -132,11 +133,11 @@ import Testing
 
   @Test func readsWhileAnotherHandleHasTheDatabaseOpen() throws {
     let shell = try makeFixture()
-    let database = try Database(path: shell.path)
-    defer { database.close() }
-    try database.document("users/dave").setData(["name": "Dave"])
-    #expect(shell.succeed("ls", "users").lines == ["alice", "bob", "carol", "dave"])
-    shell.succeed("set", "users/erin", #"{"name": "Erin"}"#)
-    #expect(try database.document("users/erin").getDocument().exists)
+    try withDatabase(at: shell.path) { database in
+      try database.document("users/dave").setData(["name": "Dave"])
+      #expect(shell.succeed("ls", "users").lines == ["alice", "bob", "carol", "dave"])
+      shell.succeed("set", "users/erin", #"{"name": "Erin"}"#)
+      #expect(try database.document("users/erin").getDocument().exists)
+    }
   }
 }

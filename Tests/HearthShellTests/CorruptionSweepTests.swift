@@ -1,4 +1,5 @@
 import Foundation
+import HearthTestSupport
 import Synchronization
 import Testing
 
@@ -113,20 +114,5 @@ struct CorruptionSweepTests {
     let found = failures.withLock { $0 }
     let summary = found.prefix(20).joined(separator: "\n")
     #expect(found.isEmpty, "seed \(seed), \(found.count) runs failed:\n\(summary)")
-  }
-}
-
-/// SplitMix64: the sweep's seeded generator, so that a seed always damages the same bytes.
-private struct SplitMix64: RandomNumberGenerator {
-  var state: UInt64
-
-  init(seed: UInt64) { state = seed }
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }

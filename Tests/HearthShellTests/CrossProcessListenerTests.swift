@@ -1,6 +1,7 @@
 import Foundation
 import Hearth
 import HearthCore
+import HearthTestSupport
 import Testing
 
 /// Commits made by another process reach this process's listeners, through the change
@@ -42,30 +43,30 @@ struct CrossProcessListenerTests {
 
   @Test func anotherProcesssCommitsReachAListenerInOrder() throws {
     let fixture = ShellFixture()
-    let database = try Database(path: fixture.path)
-    defer { database.close() }
-    let inbox = Inbox()
-    let registration = database.collection("rooms/r1/messages").order(by: "n").addSnapshotListener { snapshot, _ in
-      inbox.add(
-        (snapshot?.documentChanges ?? []).map { "\($0.type) \($0.document.documentID)" })
+    try withDatabase(at: fixture.path) { database in
+      let inbox = Inbox()
+      let registration = database.collection("rooms/r1/messages").order(by: "n").addSnapshotListener { snapshot, _ in
+        inbox.add(
+          (snapshot?.documentChanges ?? []).map { "\($0.type) \($0.document.documentID)" })
+      }
+      defer { registration.remove() }
+      #expect(inbox.next() == [])
+
+      try hearth(fixture.path, "set", "rooms/r1/messages/m1", #"{"n": 1}"#)
+      #expect(inbox.next() == ["added m1"])
+      try hearth(fixture.path, "set", "rooms/r1/messages/m2", #"{"n": 2}"#)
+      #expect(inbox.next() == ["added m2"])
+      try hearth(fixture.path, "update", "rooms/r1/messages/m1", #"{"n": 3}"#)
+      #expect(inbox.next() == ["modified m1"])
+      try hearth(fixture.path, "set", "rooms/r2/messages/x", #"{"n": 0}"#)  // another room
+      try hearth(fixture.path, "rm", "rooms/r1/messages/m2")
+      #expect(inbox.next() == ["removed m2"])
+
+      // This process's own commits still arrive once each.
+      try database.document("rooms/r1/messages/m4").setData(["n": 4])
+      #expect(inbox.next() == ["added m4"])
+      #expect(inbox.next(timeout: 0.3) == nil)
     }
-    defer { registration.remove() }
-    #expect(inbox.next() == [])
-
-    try hearth(fixture.path, "set", "rooms/r1/messages/m1", #"{"n": 1}"#)
-    #expect(inbox.next() == ["added m1"])
-    try hearth(fixture.path, "set", "rooms/r1/messages/m2", #"{"n": 2}"#)
-    #expect(inbox.next() == ["added m2"])
-    try hearth(fixture.path, "update", "rooms/r1/messages/m1", #"{"n": 3}"#)
-    #expect(inbox.next() == ["modified m1"])
-    try hearth(fixture.path, "set", "rooms/r2/messages/x", #"{"n": 0}"#)  // another room
-    try hearth(fixture.path, "rm", "rooms/r1/messages/m2")
-    #expect(inbox.next() == ["removed m2"])
-
-    // This process's own commits still arrive once each.
-    try database.document("rooms/r1/messages/m4").setData(["n": 4])
-    #expect(inbox.next() == ["added m4"])
-    #expect(inbox.next(timeout: 0.3) == nil)
   }
 }
 
@@ -74,39 +75,39 @@ extension CrossProcessListenerTests {
   /// JSON lines off a terminal, and stops after `--changes N`.
   @Test func watchPrintsOneLinePerChange() throws {
     let fixture = ShellFixture()
-    let database = try Database(path: fixture.path)
-    defer { database.close() }
-    try database.document("c/a").setData(["n": 1])
+    try withDatabase(at: fixture.path) { database in
+      try database.document("c/a").setData(["n": 1])
 
-    let process = Process()
-    process.executableURL = hearthExecutable
-    process.arguments = ["--db", fixture.path, "watch", "c", "order by n", "--changes", "4"]
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    let lines = LineInbox(output.fileHandleForReading)
+      let process = Process()
+      process.executableURL = hearthExecutable
+      process.arguments = ["--db", fixture.path, "watch", "c", "order by n", "--changes", "4"]
+      let output = Pipe()
+      process.standardOutput = output
+      process.standardError = FileHandle.nullDevice
+      try process.run()
+      let lines = LineInbox(output.fileHandleForReading)
 
-    func change(_ line: String?) throws -> String {
-      let json = try JSONParser.parse(try #require(line))
-      func text(_ key: String) -> String {
-        switch json[key] {
-        case .string(let value)?: value
-        case .integer(let value)?: "\(value)"
-        default: "-"
+      func change(_ line: String?) throws -> String {
+        let json = try JSONParser.parse(try #require(line))
+        func text(_ key: String) -> String {
+          switch json[key] {
+          case .string(let value)?: value
+          case .integer(let value)?: "\(value)"
+          default: "-"
+          }
         }
+        return "\(text("type")) \(text("path")) \(text("oldIndex"))→\(text("newIndex"))"
       }
-      return "\(text("type")) \(text("path")) \(text("oldIndex"))→\(text("newIndex"))"
+      #expect(try change(lines.next()) == "added c/a -→0")
+      try database.document("c/b").setData(["n": 2])
+      #expect(try change(lines.next()) == "added c/b -→1")
+      try database.document("c/a").updateData(["n": 3])
+      #expect(try change(lines.next()) == "modified c/a 0→1")
+      try database.document("c/b").delete()
+      #expect(try change(lines.next()) == "removed c/b 0→-")
+      process.waitUntilExit()
+      #expect(process.terminationStatus == 0)
     }
-    #expect(try change(lines.next()) == "added c/a -→0")
-    try database.document("c/b").setData(["n": 2])
-    #expect(try change(lines.next()) == "added c/b -→1")
-    try database.document("c/a").updateData(["n": 3])
-    #expect(try change(lines.next()) == "modified c/a 0→1")
-    try database.document("c/b").delete()
-    #expect(try change(lines.next()) == "removed c/b 0→-")
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 0)
   }
 }
 

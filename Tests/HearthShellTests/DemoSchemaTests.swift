@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthTestSupport
 import Testing
 
 /// `Schemas/demo/` holds one JSON Schema per collection of the demo database that
@@ -19,48 +20,6 @@ struct DemoSchemaTests {
   }
 
   static func schemaName(_ collection: String) -> String { "demo/\(collection).schema.json" }
-
-  /// Checks each `(schema, instance)` with Python's `jsonschema` (installed by
-  /// Tools/setup.sh), the schema named by its path under `Schemas/` and the instance given
-  /// as JSON text; returns a verdict per pair: `nil` when valid, the validator's complaint
-  /// otherwise. Every schema of `Schemas/` is loaded (so `$ref`s between them resolve by
-  /// `$id`) and checked against the metaschema. As in the extended JSON (and unlike
-  /// JSON Schema, which counts 2.0 as an integer), only a number written without fraction
-  /// or exponent is an integer. Like `ExportImportTests.schemaVerdicts` in HearthTests,
-  /// which test targets cannot share.
-  static func verdicts(_ checks: [(schema: String, instance: String)]) throws -> [String?] {
-    let script = """
-      import json, pathlib, sys
-      from jsonschema import Draft202012Validator, validators
-      from referencing import Registry, Resource
-      root = pathlib.Path(sys.argv[1])
-      schemas = {p.relative_to(root).as_posix(): json.loads(p.read_text()) for p in root.rglob("*.schema.json")}
-      for schema in schemas.values():
-          Draft202012Validator.check_schema(schema)
-      registry = Registry().with_resources(
-          [(schema["$id"], Resource.from_contents(schema)) for schema in schemas.values()])
-      integers = Draft202012Validator.TYPE_CHECKER.redefine("integer", lambda checker, value: type(value) is int)
-      Validator = validators.extend(Draft202012Validator, type_checker=integers)
-      checkers = {name: Validator(schema, registry=registry) for name, schema in schemas.items()}
-      for text in sys.stdin.read().split("\\n")[:-1]:
-          name, instance = json.loads(text)
-          if name not in checkers:
-              print(json.dumps(f"there is no schema {name}"))
-              continue
-          errors = sorted(checkers[name].iter_errors(instance), key=lambda e: list(e.absolute_path))
-          print(json.dumps("; ".join(f"{list(e.absolute_path)}: {e.message}" for e in errors) or None))
-      """
-    let text = checks.map { #"[\#(JSONWriter.quoted($0.schema)),\#($0.instance)]"# + "\n" }.joined()
-    let outcome = try runProcess(
-      URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, schemas.path], stdin: text)
-    try #require(outcome.status == 0, "the schema check failed: \(outcome.stderr)")
-    let printed = outcome.stdout
-    let verdicts = printed.split(separator: "\n").map {
-      (try? JSONSerialization.jsonObject(with: Data($0.utf8), options: .fragmentsAllowed)) as? String
-    }
-    try #require(verdicts.count == checks.count, "one verdict per check: \(printed)")
-    return verdicts
-  }
 
   /// Writes the demo database into `fixture` with the built `hearth-demo`.
   static func writeDemo(into fixture: ShellFixture) throws {
@@ -107,7 +66,7 @@ struct DemoSchemaTests {
       #expect(printed.count == 1, "get \(document.path) prints one line: \(printed)")
       checked.append((document.path + " (get)", document.collection, printed.joined()))
     }
-    let verdicts = try Self.verdicts(checked.map { (Self.schemaName($0.collection), $0.fields) })
+    let verdicts = try JSONSchemaValidator.verdicts(checked.map { (Self.schemaName($0.collection), $0.fields) })
     var rejected: [String: Int] = [:]
     for (document, verdict) in zip(checked, verdicts) {
       guard let verdict else { continue }
@@ -146,8 +105,9 @@ struct DemoSchemaTests {
       let file = fixture.path + ".jsonl"
       defer { try? FileManager.default.removeItem(atPath: file) }
       try lines.map { $0 + "\n" }.joined().write(toFile: file, atomically: true, encoding: .utf8)
+      let python = JSONSchemaValidator.python
       let outcome = try runProcess(
-        URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", recipe, file], directory: ReadmeTests.root)
+        URL(fileURLWithPath: python[0]), Array(python.dropFirst()) + ["-c", recipe, file], directory: ReadmeTests.root)
       return (outcome.status, outcome.stdout)
     }
     let good = try run(Array(sample))
@@ -291,7 +251,7 @@ struct DemoSchemaTests {
     }
     let checks =
       good.map { (Self.schemaName($0.collection), $0.fields) } + bad.map { (Self.schemaName($0.collection), $0.fields) }
-    let verdicts = try Self.verdicts(checks)
+    let verdicts = try JSONSchemaValidator.verdicts(checks)
     for (document, verdict) in zip(good, verdicts) {
       #expect(verdict == nil, "\(Self.schemaName(document.collection)) rejects \(document.fields): \(verdict ?? "")")
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Hearth
+import HearthTestSupport
 import Testing
 
 /// Where `export FILE` writes (issue 13, item 5): a regular file is replaced whole (a
@@ -12,12 +13,12 @@ struct ExportDestinationTests {
   /// A database with `count` documents.
   static func database(in scratch: ScratchDirectory, count: Int = 3) throws -> String {
     let path = scratch.file("db")
-    let database = try Database(path: path)
-    defer { database.close() }
-    let batch = database.batch()
-    for index in 0..<count { batch.setData(["n": index], forDocument: database.document("users/u\(index)")) }
-    try batch.commit()
-    return path
+    return try withDatabase(at: path) { database in
+      let batch = database.batch()
+      for index in 0..<count { batch.setData(["n": index], forDocument: database.document("users/u\(index)")) }
+      try batch.commit()
+      return path
+    }
   }
 
   /// Checks that `lines` are a whole export of `count` documents.

@@ -1,6 +1,7 @@
 import Foundation
 import Hearth
 import HearthCore
+import HearthTestSupport
 import Testing
 
 /// `hearth export --skip-damaged FILE|-` (issue 13, item 7): every readable document is
@@ -9,35 +10,12 @@ import Testing
 @Suite(
   .enabled(if: hearthExecutable != nil, "the hearth executable is not built next to the tests (run swift build first)"))
 struct ExportSalvageCommandTests {
-  static let markers = ["users/a": "DAMAGE-ME-ALPHA-0123456789", "users/c": "DAMAGE-ME-GAMMA-0123456789"]
-  static let readable = ["rooms/r1", "users/a/posts/p1", "users/b"]
+  static let readable = DamagedDocuments.readable
 
-  /// A database whose documents users/a and users/c have one byte changed in every copy
-  /// of their stored bytes; the others are sound.
+  /// A closed database in `scratch` with `DamagedDocuments`.
   static func damagedDatabase(in scratch: ScratchDirectory) throws -> String {
     let path = scratch.file("db")
-    let db = try Database(path: path)
-    for (document, marker) in markers { try db.document(document).setData(["s": marker]) }
-    for document in readable { try db.document(document).setData(["s": "fine"]) }
-    db.close()
-    let url = URL(fileURLWithPath: path + "/data.mdb")
-    var bytes = [UInt8](try Data(contentsOf: url))
-    for marker in markers.values {
-      let needle = Array(marker.utf8)
-      var index = 0
-      var found = 0
-      while index + needle.count <= bytes.count {
-        if bytes[index] == needle[0], bytes[index..<index + needle.count].elementsEqual(needle) {
-          bytes[index + 1] ^= 0x20
-          found += 1
-          index += needle.count
-        } else {
-          index += 1
-        }
-      }
-      try #require(found > 0)
-    }
-    try Data(bytes).write(to: url)
+    try DamagedDocuments.write(at: path)
     return path
   }
 

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import HearthTestSupport
 import Testing
 
 /// The built `hearth` executable, next to the test bundle in the products directory
@@ -90,55 +90,4 @@ final class OpenShellProcess {
     try input.fileHandleForWriting.close()
     process.waitUntilExit()
   }
-}
-
-/// What a process printed, and how it ended.
-struct ProcessOutcome {
-  /// The exit status, or the signal's number when `endedBySignal`.
-  var status: Int32
-  var stdout: String
-  var stderr: String
-  var endedBySignal = false
-}
-
-/// Runs `executable` to its end with `stdin` as its standard input.
-///
-/// Standard input is written from another thread while both output pipes are read to
-/// their ends, so that no full pipe can block the child or this process.
-func runProcess(
-  _ executable: URL, _ arguments: [String], stdin: String = "", environment: [String: String]? = nil,
-  directory: URL? = nil
-) throws -> ProcessOutcome {
-  let process = Process()
-  process.executableURL = executable
-  process.arguments = arguments
-  if let environment { process.environment = environment }
-  if let directory { process.currentDirectoryURL = directory }
-  let input = Pipe()
-  let output = Pipe()
-  let errors = Pipe()
-  process.standardInput = input
-  process.standardOutput = output
-  process.standardError = errors
-  try process.run()
-  let writer = input.fileHandleForWriting
-  DispatchQueue.global().async {
-    writer.write(Data(stdin.utf8))
-    try? writer.close()
-  }
-  let errorData = Mutex(Data())
-  let readErrors = DispatchSemaphore(value: 0)
-  let errorReader = errors.fileHandleForReading
-  DispatchQueue.global().async {
-    let data = errorReader.readDataToEndOfFile()
-    errorData.withLock { $0 = data }
-    readErrors.signal()
-  }
-  let outputData = output.fileHandleForReading.readDataToEndOfFile()
-  readErrors.wait()
-  process.waitUntilExit()
-  return ProcessOutcome(
-    status: process.terminationStatus, stdout: String(decoding: outputData, as: UTF8.self),
-    stderr: String(decoding: errorData.withLock { $0 }, as: UTF8.self),
-    endedBySignal: process.terminationReason == .uncaughtSignal)
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Hearth
 import HearthCore
+import HearthTestSupport
 import Testing
 
 @testable import HearthShell
@@ -26,9 +27,9 @@ import Testing
   static func strictly<T>(_ shell: ShellFixture, _ query: (Database) throws -> T) throws -> T {
     let settings = Settings()
     settings.requireIndexes = true
-    let database = try Database(path: shell.path, settings: settings)
-    defer { database.close() }
-    return try query(database)
+    return try withDatabase(at: shell.path, settings: settings) { database in
+      return try query(database)
+    }
   }
 
   /// Alice's root posts, newest first: needs posts (ownerId, createdAt desc).
@@ -336,7 +337,10 @@ import Testing
   }
 
   /// `hearth indexes` as a process: exit statuses and the one-line errors.
-  @Test(.enabled(if: hearthExecutable != nil)) func runsAsAProcess() throws {
+  @Test(
+    .enabled(
+      if: hearthExecutable != nil, "the hearth executable is not built next to the tests (run swift build first)"))
+  func runsAsAProcess() throws {
     let binary = HearthBinaryTests()
     let shell = ShellFixture()
     let missing = try binary.run(["--db", shell.path, "indexes"])

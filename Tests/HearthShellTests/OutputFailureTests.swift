@@ -1,5 +1,6 @@
 import Foundation
 import Hearth
+import HearthTestSupport
 import Testing
 
 /// Standard output that cannot be written (issue 13, item 4): a full disk fails every
@@ -16,16 +17,16 @@ struct OutputFailureTests {
     let path = scratch.file("db")
     let settings = Settings()
     settings.durability = .relaxed
-    let database = try Database(path: path, settings: settings)
-    defer { database.close() }
-    let batch = database.batch()
-    let padding = String(repeating: "x", count: 400)
-    for index in 0..<3000 {
-      batch.setData(
-        ["n": index, "text": padding], forDocument: database.document("users/" + String(format: "u%05d", index)))
+    return try withDatabase(at: path, settings: settings) { database in
+      let batch = database.batch()
+      let padding = String(repeating: "x", count: 400)
+      for index in 0..<3000 {
+        batch.setData(
+          ["n": index, "text": padding], forDocument: database.document("users/" + String(format: "u%05d", index)))
+      }
+      try batch.commit()
+      return path
     }
-    try batch.commit()
-    return path
   }
 
   @Test func aFullDiskFailsEveryCommandThatPrints() throws {

@@ -1,11 +1,11 @@
 import Foundation
+import HearthTestSupport
 import Testing
 
 /// The README's Swift example is `Examples/Quickstart/main.swift`: the two must not drift,
 /// and the example must run; its shell examples must run on the demo database.
 @Suite struct ReadmeTests {
-  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent()
+  static let root = repositoryRoot
 
   /// The built `quickstart` example, next to `hearth`.
   static let quickstart: URL? = hearthExecutable.map {

@@ -1,6 +1,7 @@
 import Foundation
 import Hearth
 import HearthCore
+import HearthTestSupport
 import Testing
 
 @testable import HearthShell
@@ -97,9 +98,7 @@ final class ShellFixture {
 
   /// Opens the fixture's database through the public API (to arrange or check data).
   func withDatabase<T>(_ body: (Database) throws -> T) throws -> T {
-    let database = try Database(path: path)
-    defer { database.close() }
-    return try body(database)
+    try HearthTestSupport.withDatabase(at: path, body)
   }
 
   var databaseExists: Bool { FileManager.default.fileExists(atPath: path) }

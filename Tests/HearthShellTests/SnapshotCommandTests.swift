@@ -133,7 +133,10 @@ import Testing
   }
 
   /// A restore over a database that another process has open is refused, unless forced.
-  @Test(.enabled(if: hearthExecutable != nil)) func restoreRefusesADatabaseOpenElsewhere() throws {
+  @Test(
+    .enabled(
+      if: hearthExecutable != nil, "the hearth executable is not built next to the tests (run swift build first)"))
+  func restoreRefusesADatabaseOpenElsewhere() throws {
     let shell = ShellFixture()
     shell.succeed("set", "users/alice", #"{"v": 1}"#)
     let directory = shell.path + "-backup"

@@ -1,6 +1,7 @@
 import Foundation
 import Hearth
 import HearthCore
+import HearthTestSupport
 import Testing
 
 @testable import HearthShell
@@ -124,7 +125,10 @@ import Testing
 
   /// `hearth stats` as a process, while another `hearth` process (an interactive shell)
   /// has the database open: both count as readers.
-  @Test(.enabled(if: hearthExecutable != nil)) func runsAsAProcessAndCountsOtherProcesses() throws {
+  @Test(
+    .enabled(
+      if: hearthExecutable != nil, "the hearth executable is not built next to the tests (run swift build first)"))
+  func runsAsAProcessAndCountsOtherProcesses() throws {
     let binary = HearthBinaryTests()
     let shell = ShellFixture()
     let missing = try binary.run(["--db", shell.path, "stats"])

@@ -1,4 +1,5 @@
 import Foundation
+import HearthTestSupport
 import Testing
 
 /// Swift 6 programs that depend on Hearth as a package, as an app would

@@ -1,5 +1,6 @@
 import Foundation
 import Hearth
+import HearthTestSupport
 import Testing
 
 /// The interactive shell as a person uses it: `hearth` on a pseudo-terminal, driven by
@@ -15,11 +16,11 @@ struct TerminalSessionTests {
   /// A database with two users and a post, written through the API.
   private func makeDatabase() throws {
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    let db = try Database(path: database)
-    defer { db.close() }
-    try db.document("users/alice").setData(["name": "Alice", "age": 30])
-    try db.document("users/bob").setData(["name": "Bob", "age": 40])
-    try db.document("users/alice/posts/p1").setData(["title": "Hello"])
+    try withDatabase(at: database) { db in
+      try db.document("users/alice").setData(["name": "Alice", "age": 30])
+      try db.document("users/bob").setData(["name": "Bob", "age": 40])
+      try db.document("users/alice/posts/p1").setData(["title": "Hello"])
+    }
   }
 
   private func open() throws -> PseudoTerminal {

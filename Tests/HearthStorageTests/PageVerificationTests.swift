@@ -14,24 +14,24 @@ private final class DamageFixture {
   let pageSize = 4096
 
   init() throws {
-    let environment = try Environment.open(path: directory.path)
-    defer { environment.close() }
-    let plain = try environment.table("plain")
-    let big = try environment.table("big")
-    let duplicates = try environment.table("dups", duplicateSort: true)
-    try environment.write { txn in
-      for number in 0..<400 {
-        try txn.put(Array(String(format: "key%04d", number).utf8), [UInt8](repeating: 7, count: 100), in: plain)
+    try withEnvironment(at: directory.path) { environment in
+      let plain = try environment.table("plain")
+      let big = try environment.table("big")
+      let duplicates = try environment.table("dups", duplicateSort: true)
+      try environment.write { txn in
+        for number in 0..<400 {
+          try txn.put(Array(String(format: "key%04d", number).utf8), [UInt8](repeating: 7, count: 100), in: plain)
+        }
+        for number in 0..<3 { try txn.put([UInt8(number)], [UInt8](repeating: 9, count: 20_000), in: big) }
+        for number in 0..<600 {
+          try txn.put(Array("many".utf8), Array(String(format: "v%05d", number).utf8), in: duplicates)
+        }
+        for number in 0..<3 { try txn.put(Array("few".utf8), [UInt8(number)], in: duplicates) }
       }
-      for number in 0..<3 { try txn.put([UInt8(number)], [UInt8](repeating: 9, count: 20_000), in: big) }
-      for number in 0..<600 {
-        try txn.put(Array("many".utf8), Array(String(format: "v%05d", number).utf8), in: duplicates)
+      // A second commit frees pages, so that the free list has a record.
+      try environment.write { txn in
+        for number in 0..<50 { try txn.delete(Array(String(format: "key%04d", number).utf8), in: plain) }
       }
-      for number in 0..<3 { try txn.put(Array("few".utf8), [UInt8(number)], in: duplicates) }
-    }
-    // A second commit frees pages, so that the free list has a record.
-    try environment.write { txn in
-      for number in 0..<50 { try txn.delete(Array(String(format: "key%04d", number).utf8), in: plain) }
     }
   }
 
@@ -127,14 +127,14 @@ private func put64(_ bytes: inout [UInt8], _ offset: Int, _ value: UInt64) {
     let unopened = try Environment.verifyUnopenedDataFile(in: fixture.path)
     #expect(unopened.isIntact, "\(unopened.damage)")
     #expect(unopened.coversEveryPage)
-    let environment = try Environment.open(path: fixture.path)
-    defer { environment.close() }
-    #expect(environment.verifiedEveryPageAtOpen)
-    let verification = try environment.read { try $0.verifyPages() }
-    #expect(verification.isIntact)
-    // The pages in use were read: the meta pages, the trees, 3 × 5 overflow pages.
-    #expect(verification.pagesVerified > 2 + 15 + 10)
-    #expect(verification.pagesVerified <= verification.lastPage + 1)
+    try withEnvironment(at: fixture.path) { environment in
+      #expect(environment.verifiedEveryPageAtOpen)
+      let verification = try environment.read { try $0.verifyPages() }
+      #expect(verification.isIntact)
+      // The pages in use were read: the meta pages, the trees, 3 × 5 overflow pages.
+      #expect(verification.pagesVerified > 2 + 15 + 10)
+      #expect(verification.pagesVerified <= verification.lastPage + 1)
+    }
   }
 
   @Test func aTruncatedFileIsRefusedByEveryKindOfOpen() throws {
@@ -248,11 +248,11 @@ private func put64(_ bytes: inout [UInt8], _ offset: Int, _ value: UInt64) {
     try fixture.damage { put16(&$0, leaf * fixture.pageSize + 12, 0xFFF1) }
     var options = Environment.Options()
     options.wholeFileVerificationLimit = 0
-    let environment = try Environment.open(path: fixture.path, options: options)
-    defer { environment.close() }
-    #expect(!environment.verifiedEveryPageAtOpen)
-    let verification = try environment.read { try $0.verifyPages() }
-    #expect(verification.damage.map(\.page) == [leaf])
+    try withEnvironment(at: fixture.path, options: options) { environment in
+      #expect(!environment.verifiedEveryPageAtOpen)
+      let verification = try environment.read { try $0.verifyPages() }
+      #expect(verification.damage.map(\.page) == [leaf])
+    }
   }
 
   @Test func anEmptyDataFileIsDamageAndIsNotRecreated() throws {

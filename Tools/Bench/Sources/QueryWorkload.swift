@@ -1,5 +1,6 @@
 import Foundation
 import Hearth
+import HearthTestSupport
 
 /// The query section's data and parameters: the social workload's posts
 /// (`users/{uid}/posts/post{i}`, one owner per user collection, ~100 posts each), their
@@ -175,19 +176,6 @@ struct QueryWorkload {
       ]
     }
     """
-}
-
-/// A small seeded generator (SplitMix64), so the parameter choices repeat across runs.
-struct SplitMix64: RandomNumberGenerator {
-  private var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
 }
 
 func seconds(_ duration: Duration) -> Double {

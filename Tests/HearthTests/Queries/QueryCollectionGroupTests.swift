@@ -1,0 +1,161 @@
+import Foundation
+import Hearth
+import HearthTestSupport
+import Testing
+
+// `collectionGroup(_:)`: every document whose parent collection ID is the group's, at any
+// depth — not `cgx`/`xcg` decoys, not a document named like the group — ordered by full
+// path by default; filters, order, limits and cursors on groups (FIRQueryTests.mm,
+// FIRCountTests.mm).
+
+@Suite("Query collection groups")
+struct QueryCollectionGroupTests {
+
+  /// Firestore's testCollectionGroupQueries paths, with the group named `cg`.
+  private static let decoyPaths = [
+    "abc/123/cg/cg-doc1", "abc/123/cg/cg-doc2", "cg/cg-doc3", "cg/cg-doc4", "def/456/cg/cg-doc5",
+    "cg/virtual-doc/nested-coll/not-cg-doc", "xcg/not-cg-doc", "cgx/not-cg-doc", "abc/123/cgx/not-cg-doc",
+    "abc/123/xcg/not-cg-doc", "abc/cg",
+  ]
+
+  private func seedDecoys(_ db: Database) throws {
+    var documents: [String: [String: Any]] = [:]
+    for (i, path) in Self.decoyPaths.enumerated() {
+      documents[path] = ["x": 1, "i": i]
+    }
+    try seed(db, paths: documents)
+  }
+
+  @Test func groupsMatchEveryDepthAndNoDecoys() throws {
+    try withDatabase(settings: relaxed) { db in
+      try seedDecoys(db)
+      expectPaths(
+        db.collectionGroup("cg"),
+        ["abc/123/cg/cg-doc1", "abc/123/cg/cg-doc2", "cg/cg-doc3", "cg/cg-doc4", "def/456/cg/cg-doc5"])
+      expectIDs(db.collectionGroup("cgx"), ["not-cg-doc", "not-cg-doc"])
+      expectPaths(db.collectionGroup("nested-coll"), ["cg/virtual-doc/nested-coll/not-cg-doc"])
+      expectPaths(db.collectionGroup("abc"), ["abc/cg"], "the document named like the group belongs to `abc`")
+      expectIDs(db.collectionGroup("nothing"), [])
+    }
+  }
+
+  @Test func aCollectionQuerySeesOnlyDirectChildren() throws {
+    try withDatabase(settings: relaxed) { db in
+      try seedDecoys(db)
+      expectPaths(db.collection("cg"), ["cg/cg-doc3", "cg/cg-doc4"])
+      expectPaths(db.collection("abc/123/cg"), ["abc/123/cg/cg-doc1", "abc/123/cg/cg-doc2"])
+      expectPaths(db.collection("cg").whereField("x", isEqualTo: 1), ["cg/cg-doc3", "cg/cg-doc4"])
+    }
+  }
+
+  @Test func defaultOrderIsByFullPathSegmentBySegment() throws {
+    try withDatabase(settings: relaxed) { db in
+      try seed(
+        db,
+        paths: [
+          "a-b/c/posts/p1": ["n": 1], "a/b/posts/p2": ["n": 2], "a/b/c/d/posts/p3": ["n": 3], "posts/p4": ["n": 4],
+          "a/b/posts/p0": ["n": 5], "A/z/posts/p5": ["n": 6],
+        ])
+      // Segment order: "A" < "a" < "a-b" ("a" is a prefix), though the string "a-b/..." sorts
+      // before "a/..." ('-' < '/').
+      expectPaths(
+        db.collectionGroup("posts"),
+        ["A/z/posts/p5", "a/b/c/d/posts/p3", "a/b/posts/p0", "a/b/posts/p2", "a-b/c/posts/p1", "posts/p4"])
+    }
+  }
+
+  @Test func filtersAndOrderOnGroupsBreakTiesByFullPath() throws {
+    try withDatabase(settings: relaxed) { db in
+      try seed(
+        db,
+        paths: [
+          "users/alice/posts/p1": ["likes": 5, "tag": "a"], "users/bob/posts/p1": ["likes": 5, "tag": "b"],
+          "users/alice/posts/p2": ["likes": 9, "tag": "a"], "posts/p9": ["likes": 1, "tag": "a"],
+          "users/carol/posts/p3": ["tag": "a"], "users/alice/drafts/p4": ["likes": 100, "tag": "a"],
+        ])
+      let group = db.collectionGroup("posts")
+      expectPaths(
+        group.whereField("likes", isGreaterThanOrEqualTo: 5),
+        ["users/alice/posts/p1", "users/bob/posts/p1", "users/alice/posts/p2"])
+      expectPaths(
+        group.order(by: "likes", descending: true),
+        ["users/alice/posts/p2", "users/bob/posts/p1", "users/alice/posts/p1", "posts/p9"], "ties by full path desc")
+      expectPaths(
+        group.whereField("tag", isEqualTo: "a"),
+        ["posts/p9", "users/alice/posts/p1", "users/alice/posts/p2", "users/carol/posts/p3"])
+      expectPaths(
+        group.whereField("tag", isEqualTo: "a").order(by: "likes").limit(to: 2), ["posts/p9", "users/alice/posts/p1"])
+      expectPaths(group.order(by: "likes").limit(toLast: 2), ["users/bob/posts/p1", "users/alice/posts/p2"])
+      expectPaths(
+        group.whereFilter(
+          Filter.orFilter([Filter.whereField("tag", isEqualTo: "b"), Filter.whereField("likes", isEqualTo: 9)])),
+        ["users/alice/posts/p2", "users/bob/posts/p1"])
+    }
+  }
+
+  @Test func cursorsOnGroupsUseFullPaths() throws {
+    try withDatabase(settings: relaxed) { db in
+      try seed(
+        db,
+        paths: [
+          "users/alice/posts/p1": ["likes": 5], "users/bob/posts/p1": ["likes": 5],
+          "users/alice/posts/p2": ["likes": 9],
+          "posts/p9": ["likes": 1],
+        ])
+      let group = db.collectionGroup("posts")
+      let alice = try db.document("users/alice/posts/p1").getDocument()
+      // likes asc, full path asc: posts/p9, alice/p1, bob/p1, alice/p2.
+      expectPaths(group.order(by: "likes").start(afterDocument: alice), ["users/bob/posts/p1", "users/alice/posts/p2"])
+      expectPaths(group.order(by: "likes").end(beforeDocument: alice), ["posts/p9"])
+      expectPaths(group.start(afterDocument: alice), ["users/alice/posts/p2", "users/bob/posts/p1"])
+      expectPaths(
+        group.order(by: "likes").order(by: FieldPath.documentID()).start(at: [5, "users/bob/posts/p1"]).limit(to: 5),
+        ["users/bob/posts/p1", "users/alice/posts/p2"], "a full path as the __name__ cursor value")
+    }
+  }
+
+  @Test func countOnAGroup() throws {
+    try withDatabase(settings: relaxed) { db in
+      try seedDecoys(db)
+      let count = try db.collectionGroup("cg").count.getAggregation(source: .server).count
+      #expect(count.intValue == 5)
+      let filtered = try db.collectionGroup("cg").whereField("i", isGreaterThan: 2).count.getAggregation(
+        source: .server)
+      #expect(filtered.count.intValue == 2)
+    }
+  }
+
+  /// A collection-group index names documents by path; collections whose IDs differ only
+  /// by Unicode normalisation ("é" and "e" + U+0301) are different collections, and each
+  /// result must be its own document.
+  @Test func aGroupIndexTellsApartCollectionsThatLookAlike() throws {
+    try withDatabase(settings: relaxed) { db in
+      try db.declareIndexes(
+        json: """
+          {"indexes": [{"collectionGroup": "posts", "queryScope": "COLLECTION_GROUP",
+            "fields": [{"fieldPath": "kind", "order": "ASCENDING"}, {"fieldPath": "n", "order": "ASCENDING"}]}]}
+          """)
+      for (user, spelling) in [("\u{E9}", "composed"), ("e\u{301}", "decomposed")] {
+        for n in 0..<3 {
+          try db.document("users/\(user)/posts/p\(n)").setData(["kind": "post", "n": n, "spelling": spelling])
+        }
+      }
+      let query = db.collectionGroup("posts").whereField("kind", isEqualTo: "post").order(by: "n")
+      #expect(try query.explain().plan.contains("collection-group index"))
+      let documents = try query.getDocuments().documents
+      #expect(documents.count == 6)
+      for document in documents {
+        let user = document.reference.parent.parent!.documentID
+        #expect(document["spelling"] as? String == (user.unicodeScalars.count == 1 ? "composed" : "decomposed"))
+      }
+    }
+  }
+
+  @Test func invalidGroupIDsAreRejected() throws {
+    try withDatabase(settings: relaxed) { db in
+      expectInvalidQuery(db.collectionGroup(""), mentioning: ["empty"])
+      expectInvalidQuery(db.collectionGroup("a/b"), mentioning: ["a/b"])
+      expectInvalidQuery(db.collectionGroup("").whereField("x", isEqualTo: 1), mentioning: ["empty"])
+    }
+  }
+}

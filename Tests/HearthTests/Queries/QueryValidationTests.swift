@@ -1,0 +1,316 @@
+import Foundation
+import Hearth
+import HearthTestSupport
+import Testing
+
+// Every rule of docs/semantics.md's "Rejected with invalidArgument" list, one test each (the
+// document-ID, cursor and limit rules also have tests beside their features): building
+// the query never crashes, running it throws a HearthError(.invalidArgument) whose message
+// names the rule, in Firestore's words where Firestore has them (FIRValidationTests.mm,
+// core/src/api/query_core.cc, FIRQuery.mm). And the combinations docs/semantics.md allows run.
+
+@Suite("Query validation")
+struct QueryValidationTests {
+
+  private func collection(_ db: Database) throws -> CollectionReference {
+    try seed(db.collection("collection"), ["doc1": ["x": 1, "y": 2, "foo": [1], "key": 42]])
+  }
+
+  @Test func moreThanOneNotEqualIsRejected() throws {
+    try withDatabase(settings: relaxed) { db in
+      let c = try collection(db)
+      expectInvalidQuery(
+        c.whereField("x", isNotEqualTo: 1).whereField("x", isNotEqualTo: 2), mentioning: ["more than one", "notEqual"])
+      expectInvalidQuery(
+        c.whereField("x", isNotEqualTo: 1).whereField("y", isNotEqualTo: 2), mentioning: ["notEqual"],
+        "on different fields")
+      expectInvalidQuery(
+        c.whereFilter(
+          Filter.andFilter([Filter.whereField("x", isNotEqualTo: 1), Filter.whereField("y", isNotEqualTo: 2)])),
+        mentioning: ["notEqual"], "inside an AND")
+    }
+  }
+
+  @Test func notEqualWithNotInIsRejected() throws {
+    try withDatabase(settings: relaxed) { db in
+      let c = try collection(db)
+      expectInvalidQuery(
+        c.whereField("foo", notIn: [1]).whereField("foo", isNotEqualTo: 2), mentioning: ["'notEqual'", "'notIn'"])
+      expectInvalidQuery(
+        c.whereField("foo", isNotEqualTo: 2).whereField("foo", notIn: [1]), mentioning: ["'notIn'", "'notEqual'"])
+      expectInvalidQuery(
+        c.whereField("x", isNotEqualTo: 2).whereField("y", notIn: [1]), mentioning: ["notIn", "notEqual"],
+        "on different fields")
+    }
+  }
+
+  @Test func notInWithInArrayContainsAnyOrAnotherNotInIsRejected() throws {
+    try withDatabase(settings: relaxed) { db in
+      let c = try collection(db)
+      expectInvalidQuery(c.whereField("foo", in: [1]).whereField("foo", notIn: [2]), mentioning: ["'notIn'", "'in'"])
+      expectInvalidQuery(c.whereField("foo", notIn: [1]).whereField("foo", in: [2]), mentioning: ["'in'", "'notIn'"])
+      expectInvalidQuery(
+        c.whereField("foo", arrayContainsAny: [1]).whereField("foo", notIn: [2]),
+        mentioning: ["'notIn'", "'arrayContainsAny'"])
+      expectInvalidQuery(
+        c.whereField("foo", notIn: [1]).whereField("foo", arrayContainsAny: [2]),
+        mentioning: ["'arrayContainsAny'", "'notIn'"])
+      expectInvalidQuery(
+        c.whereField("foo", notIn: [1]).whereField("foo", notIn: [2]), mentioning: ["more than one", "'notIn'"])
+      expectInvalidQuery(
+        c.whereField("x", notIn: [1]).whereField("y", in: [2]), mentioning: ["notIn"], "on different fields")
+      expectInvalidQuery(
+        c.whereFilter(Filter.andFilter([Filter.whereField("x", notIn: [1]), Filter.whereField("y", notIn: [2])])),
+        mentioning: ["notIn"], "inside an AND")
+    }
+  }
+
+  @Test func emptyListsAreRejected() throws {
+    try withDatabase(settings: relaxed) { db in
+      let c = try collection(db)
+      expectInvalidQuery(c.whereField("foo", in: []), mentioning: ["non-empty array", "'in'"])
+      expectInvalidQuery(c.whereField("foo", notIn: []), mentioning: ["non-empty array", "'notIn'"])
+      expectInvalidQuery(
+        c.whereField("foo", arrayContainsAny: []), mentioning: ["non-empty array", "'arrayContainsAny'"])
+      expectInvalidQuery(c.whereField(FieldPath.documentID(), in: []), mentioning: ["non-empty array"])
+      expectInvalidQuery(c.whereFilter(Filter.whereField("foo", in: [])), mentioning: ["non-empty array"])
+    }
+  }
+
+  @Test func listsLongerThanTheirCapAreRejected() throws {
+    try withDatabase(settings: relaxed) { db in
+      let c = try collection(db)
+      // in and array-contains-any take 1–30 values, not-in 1–10; duplicates count.
+      expectInvalidQuery(c.whereField("foo", in: Array(repeating: 1, count: 31)), mentioning: ["30"])
+      expectInvalidQuery(c.whereField("foo", arrayContainsAny: Array(1...31)), mentioning: ["30"])
+      expectInvalidQuery(c.whereField("foo", notIn: [1, 2, 3, 4, 5, 6, 7, 8, 9, 9, 9]), mentioning: ["10"])
+      expectIDs(c.whereField("x", notIn: Array(2...11)), ["doc1"], "ten not-in values are allowed")
+      expectIDs(c.whereField("x", in: Array(1...30)), ["doc1"])
+    }
+  }
+
+  @Test func arrayOperatorsOnDocumentIDAreRejected() throws {
+    try withDatabase(settings: relaxed) { db in
+      let c = try collection(db)
+      expectInvalidQuery(
+        c.whereField(FieldPath.documentID(), arrayContains: 1), mentioning: ["arrayContains", "document ID"])
+      expectInvalidQuery(
+        c.whereField(FieldPath.documentID(), arrayContainsAny: ["doc1"]),
+        mentioning: ["arrayContainsAny", "document ID"])
+    }
+  }
+
+  @Test func documentIDValuesAreChecked() throws {
+    try withDatabase(settings: relaxed) { db in
+      let c = try collection(db)
+      let id = FieldPath.documentID()
+      expectInvalidQuery(c.whereField(id, isEqualTo: ""), mentioning: ["document ID", "empty string"])
+      expectInvalidQuery(c.whereField(id, isEqualTo: "foo/bar/baz"), mentioning: ["plain document ID", "foo/bar/baz"])
+      expectInvalidQuery(c.whereField(id, isEqualTo: 1), mentioning: ["valid string or DocumentReference"])
+      expectInvalidQuery(c.whereField(id, in: [[1, 2]]), mentioning: ["valid string or DocumentReference"])
+      expectInvalidQuery(
+        db.collectionGroup("collection").whereField(id, isEqualTo: "foo/bar/baz"),
+        mentioning: ["collection group", "foo/bar/baz", "odd number of segments"])
+      expectInvalidQuery(
+        db.collectionGroup("collection").whereField(id, in: ["foo"]), mentioning: ["odd number of segments"])
+      expectInvalidQuery(c.order(by: id).start(at: [1]), mentioning: ["document ID"])
+      expectInvalidQuery(c.order(by: id).start(at: ["foo/bar"]), mentioning: ["foo/bar"])
+      expectInvalidQuery(
+        db.collectionGroup("collection").order(by: id).start(at: ["foo"]), mentioning: ["odd number of segments"])
+    }
+  }
+
+  @Test func sentinelsAreNotQueryOperands() throws {
+    try withDatabase(settings: relaxed) { db in
+      let c = try collection(db)
+      expectInvalidQuery(
+        c.whereField("x", isEqualTo: FieldValue.serverTimestamp()),
+        mentioning: ["FieldValue.serverTimestamp()", "can only be used with updateData() and setData()"])
+      expectInvalidQuery(
+        c.whereField("test", isEqualTo: ["test": FieldValue.arrayUnion([1])]),
+        mentioning: ["FieldValue.arrayUnion()", "can only be used with updateData() and setData()"])
+      expectInvalidQuery(
+        c.whereField("test", isEqualTo: ["test": FieldValue.arrayRemove([1])]), mentioning: ["FieldValue.arrayRemove()"]
+      )
+      expectInvalidQuery(
+        c.whereField("x", isGreaterThan: FieldValue.increment(Int64(1))), mentioning: ["FieldValue.increment()"])
+      expectInvalidQuery(c.whereField("x", in: [1, FieldValue.delete()]), mentioning: ["FieldValue.delete()"])
+      expectInvalidQuery(c.whereField("foo", arrayContains: FieldValue.serverTimestamp()), mentioning: ["FieldValue"])
+      expectInvalidQuery(c.whereField("foo", notIn: [FieldValue.maximum(Int64(3))]), mentioning: ["FieldValue"])
+      expectInvalidQuery(c.order(by: "x").start(at: [FieldValue.serverTimestamp()]), mentioning: ["FieldValue"])
+      expectInvalidQuery(
+        c.whereFilter(Filter.orFilter([Filter.whereField("x", isEqualTo: FieldValue.serverTimestamp())])),
+        mentioning: ["FieldValue"])
+    }
+  }
+
+  @Test func rangesWithNullOrNaNOperandsAreRejected() throws {
+    try withDatabase(settings: relaxed) { db in
+      let c = try collection(db)
+      expectInvalidQuery(c.whereField("x", isGreaterThan: NSNull()), mentioning: ["null"])
+      expectInvalidQuery(c.whereField("x", isLessThanOrEqualTo: NSNull()), mentioning: ["null"])
+      expectInvalidQuery(c.whereField("x", isLessThan: Double.nan), mentioning: ["NaN"])
+      expectInvalidQuery(c.whereField("x", isGreaterThanOrEqualTo: Double.nan), mentioning: ["NaN"])
+      expectInvalidQuery(c.whereFilter(Filter.whereField("x", isGreaterOrEqualTo: NSNull())), mentioning: ["null"])
+    }
+  }
+
+  @Test func limitsBelowOneAndLimitToLastWithoutOrderAreRejected() throws {
+    try withDatabase(settings: relaxed) { db in
+      let c = try collection(db)
+      expectInvalidQuery(c.limit(to: 0), mentioning: ["Query limit (0) is invalid", "Limit must be positive"])
+      expectInvalidQuery(c.limit(to: -1), mentioning: ["Query limit (-1) is invalid"])
+      expectInvalidQuery(c.order(by: "x").limit(toLast: 0), mentioning: ["Limit must be positive"])
+      expectInvalidQuery(c.order(by: "x").limit(toLast: -1), mentioning: ["Limit must be positive"])
+      expectInvalidQuery(c.limit(toLast: 2), mentioning: ["limit(toLast:) queries require specifying at least one"])
+    }
+  }
+
+  @Test func cursorRulesAreChecked() throws {
+    try withDatabase(settings: relaxed) { db in
+      let c = try seed(db.collection("cursors"), ["f": ["v": "f", "nosort": 1.0]])
+      let query = c.order(by: "foo")
+      expectInvalidQuery(
+        query.start(at: [1, 2]),
+        mentioning: ["more values than were specified in the order by|too many arguments provided to start(at:)"])
+      let snapshot = try c.document("f").getDocument()
+      expectInvalidQuery(
+        c.order(by: "sort").start(atDocument: snapshot),
+        mentioning: ["field 'sort' (used as the order by) does not exist"])
+      expectInvalidQuery(
+        query.start(at: [1]).order(by: "bar"),
+        mentioning: ["You must not specify a starting point before specifying the order by"])
+      expectInvalidQuery(
+        query.end(before: [1]).order(by: "bar"),
+        mentioning: ["You must not specify an ending point before specifying the order by"])
+    }
+  }
+
+  @Test func orderByDocumentIDMustBeTheLastOrderBy() throws {
+    try withDatabase(settings: relaxed) { db in
+      let c = try collection(db)
+      let id = FieldPath.documentID()
+      expectInvalidQuery(c.order(by: id).order(by: "x"), mentioning: [], "another order-by after __name__")
+      expectInvalidQuery(c.order(by: id, descending: true).order(by: "x", descending: true), mentioning: [])
+      expectInvalidQuery(
+        c.whereField("key", isNotEqualTo: 42).order(by: id), mentioning: [],
+        "Firestore's testMultipleInequalityRejectsIfDocumentKeyIsNotTheLastOrderByField")
+      expectInvalidQuery(c.order(by: id).whereField("x", isGreaterThan: 0), mentioning: [], "an inequality after")
+      expectInvalidQuery(c.whereField("x", isLessThan: 5).order(by: id), mentioning: [], "an inequality before")
+      // Allowed: __name__ last, an equality elsewhere, or an inequality on __name__ itself.
+      expectIDs(c.order(by: "x").order(by: id), ["doc1"])
+      expectIDs(c.order(by: id).whereField("x", isEqualTo: 1), ["doc1"])
+      expectIDs(c.order(by: id).whereField(id, isGreaterThan: "a"), ["doc1"])
+      expectIDs(c.whereField("x", isGreaterThan: 0).order(by: "x").order(by: id), ["doc1"])
+    }
+  }
+
+  @Test func rangesWithOnlyAnEqualityOnDocumentIDAreRejected() throws {
+    try withDatabase(settings: relaxed) { db in
+      let c = try collection(db)
+      let id = FieldPath.documentID()
+      expectInvalidQuery(
+        c.whereField("key", isNotEqualTo: 42).whereField(id, isEqualTo: "doc1"), mentioning: [],
+        "Firestore's testMultipleInequalityRejectsIfDocumentKeyAppearsOnlyInEqualityFilter")
+      expectInvalidQuery(c.whereField("x", isGreaterThan: 0).whereField(id, isEqualTo: "doc1"), mentioning: [])
+      expectInvalidQuery(
+        c.whereField(id, isEqualTo: "doc1").whereField("x", isLessThan: 5).whereField("y", isGreaterThan: 0),
+        mentioning: [])
+      // Allowed: an equality on __name__ with equalities elsewhere, or with an order-by on __name__.
+      expectIDs(c.whereField(id, isEqualTo: "doc1").whereField("x", isEqualTo: 1), ["doc1"])
+      expectIDs(c.whereField(id, in: ["doc1", "doc2"]).whereField("x", isEqualTo: 1), ["doc1"])
+    }
+  }
+
+  @Test func invalidFieldPathsAreRejected() throws {
+    try withDatabase(settings: relaxed) { db in
+      let c = try collection(db)
+      for path in ["", "foo..baz", ".foo", "foo."] {
+        let message =
+          "Invalid field path (\(path)). Paths must not be empty, begin with '.', end with '.', or contain '..'"
+        expectInvalidQuery(c.whereField(path, isEqualTo: 1), mentioning: [message])
+        expectInvalidQuery(c.order(by: path), mentioning: [message])
+      }
+      for path in ["foo~bar", "foo*bar", "foo/bar", "foo[1", "foo]1", "foo[1]"] {
+        let message = "Invalid field path (\(path)). Paths must not contain '~', '*', '/', '[', or ']'"
+        expectInvalidQuery(c.whereField(path, isEqualTo: 1), mentioning: [message])
+        expectInvalidQuery(c.order(by: path), mentioning: [message])
+      }
+      expectInvalidQuery(c.whereField(FieldPath(["a", ""]), isEqualTo: 1), mentioning: ["empty"])
+      expectInvalidQuery(c.whereFilter(Filter.whereField("a..b", isEqualTo: 1)), mentioning: ["a..b"])
+    }
+  }
+
+  @Test func unsupportedOperandValuesAreRejected() throws {
+    try withDatabase(settings: relaxed) { db in
+      let c = try collection(db)
+      struct Custom {}
+      expectInvalidQuery(c.whereField("x", isEqualTo: Custom()), mentioning: ["Custom"])
+      expectInvalidQuery(c.whereField("x", in: [1, Custom()]), mentioning: ["Custom"])
+      expectInvalidQuery(c.whereField("x", isEqualTo: UInt64.max), mentioning: ["too large"])
+      expectInvalidQuery(c.whereField("x", isEqualTo: [1, [2]] as [Any]), mentioning: ["Nested arrays"])
+      // Arrays as in/not-in/array-contains-any values are whole values, not nesting.
+      expectIDs(c.whereField("foo", in: [[1], [2]]), ["doc1"])
+      expectIDs(c.whereField("foo", notIn: [[2]]), ["doc1"])
+    }
+  }
+
+  @Test func invalidQueriesFailInEveryWayTheyRun() throws {
+    try withDatabase(settings: relaxed) { db in
+      let c = try collection(db)
+      let invalid = c.whereField("x", in: [])
+      expectInvalidQuery(invalid, mentioning: ["non-empty"])
+      expectInvalidArgument(mentioning: ["non-empty"], "count") {
+        _ = try invalid.count.getAggregation(source: .server)
+      }
+      expectInvalidArgument(mentioning: ["non-empty"], "explain") { _ = try invalid.explain() }
+      let extended = invalid.whereField("y", isEqualTo: 2).order(by: "y").limit(to: 3)
+      expectInvalidQuery(extended, mentioning: ["non-empty"], "a query built on an invalid one stays invalid")
+    }
+  }
+
+  @Test func invalidQueriesFailAsynchronouslyToo() async throws {
+    try await withDatabase(settings: relaxed) { db in
+      let c = try collection(db)
+      let invalid = c.limit(to: 0)
+      await expectHearthError(.invalidArgument) { _ = try await invalid.getDocuments() }
+      let signal = Signal()
+      let failure = Box<Error?>(nil)
+      invalid.getDocuments { _, error in
+        failure.value = error
+        signal.fire()
+      }
+      #expect(signal.wait())
+      expectHearthError(failure.value, .invalidArgument)
+    }
+  }
+
+  // MARK: - What docs/semantics.md allows
+
+  @Test func combinationsFirestoreOnceRejectedNowRun() throws {
+    try withDatabase(settings: relaxed) { db in
+      let c = try seed(
+        db.collection("allowed"),
+        [
+          "a": ["x": 1, "y": 1, "tags": [1, 2]], "b": ["x": 2, "y": 0, "tags": [2]],
+          "c": ["x": 3, "y": 5, "tags": [3]],
+        ])
+      // Inequalities on several fields.
+      expectIDs(c.whereField("x", isGreaterThan: 0).whereField("y", isLessThan: 5), ["a", "b"])
+      // An order-by on another field than the inequality.
+      expectIDs(c.whereField("x", isGreaterThan: 0).order(by: "y"), ["b", "a", "c"])
+      // != with in, with array-contains, and with a range elsewhere.
+      expectIDs(c.whereField("x", isNotEqualTo: 2).whereField("y", in: [1, 5]), ["a", "c"])
+      expectIDs(c.whereField("x", isNotEqualTo: 1).whereField("tags", arrayContains: 2), ["b"])
+      expectIDs(c.whereField("x", isNotEqualTo: 1).whereField("y", isGreaterThan: 0), ["c"])
+      // Two array-contains, array-contains with array-contains-any, in with array-contains-any.
+      expectIDs(c.whereField("tags", arrayContains: 1).whereField("tags", arrayContains: 2), ["a"])
+      expectIDs(c.whereField("tags", arrayContains: 2).whereField("tags", arrayContainsAny: [1, 3]), ["a"])
+      expectIDs(c.whereField("x", in: [1, 2]).whereField("tags", arrayContainsAny: [2]), ["a", "b"])
+      expectIDs(c.whereField("x", in: [1, 2]).whereField("y", in: [0, 5]), ["b"])
+      // not-in with array-contains and with a range on another field.
+      expectIDs(c.whereField("x", notIn: [1]).whereField("tags", arrayContains: 3), ["c"])
+      expectIDs(c.whereField("x", notIn: [1]).whereField("y", isLessThan: 5), ["b"])
+    }
+  }
+}
