@@ -41,7 +41,8 @@ package enum ExtendedJSONCodec {
   ///
   /// - Throws: `invalidArgument`: `Invalid JSON at line 1, column 17: expected ',' or '}',
   ///   found 'x'` for bad syntax, or a tag problem naming the field.
-  package static func fields(fromText text: String, maxDepth: Int = JSONParser.defaultMaxDepth) throws -> [String: Value]
+  package static func fields(fromText text: String, maxDepth: Int = JSONParser.defaultMaxDepth) throws -> [String:
+    Value]
   {
     try fields(from: parse(text, maxDepth: maxDepth))
   }
