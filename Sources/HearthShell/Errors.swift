@@ -2,7 +2,7 @@ import Foundation
 import Hearth
 
 /// The shell's exit statuses, from `sysexits.h` where one fits (docs/shell.md, "Exit statuses").
-public enum ExitCode: Int32, Sendable {
+package enum ExitCode: Int32, Sendable {
   case ok = 0
   /// The operation failed: not found, a failed precondition, damage found.
   case failure = 1

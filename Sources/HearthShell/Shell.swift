@@ -20,10 +20,10 @@ import Foundation
 ///   stderr: OutputBuffer())
 /// // status == 0, output.text == "{\"name\":\"Alice\"}\n"
 /// ```
-public enum Shell {
+package enum Shell {
   /// Runs the shell as the `hearth` process: its arguments, environment and standard
   /// streams.
-  public static func main() -> Int32 {
+  package static func main() -> Int32 {
     // Signals blocked by whoever started hearth (a thread of a test runner, a service
     // manager) are inherited: unblock them, so that SIGTERM and Ctrl-C reach it.
     var none = sigset_t()
@@ -67,7 +67,7 @@ public enum Shell {
   ///
   /// - Returns: the exit status (`ExitCode`): 0 ok, 1 failed, 64 usage, 65 bad data,
   ///   74 I/O (standard output included), 141 standard output closed by its reader.
-  public static func run(
+  package static func run(
     arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment,
     stdin: TextInput, stdout: TextOutput, stderr: TextOutput
   ) -> Int32 {

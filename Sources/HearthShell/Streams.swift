@@ -8,7 +8,7 @@ import Foundation
 
 /// Where the shell writes: standard output and standard error in the `hearth` process,
 /// in-memory buffers in tests.
-public protocol TextOutput: AnyObject {
+package protocol TextOutput: AnyObject {
   func write(_ text: String)
   /// Whether a person is watching (a terminal): then output is pretty and coloured.
   var isTerminal: Bool { get }
@@ -22,12 +22,12 @@ public protocol TextOutput: AnyObject {
 }
 
 extension TextOutput {
-  public var writeError: Int32? { nil }
+  package var writeError: Int32? { nil }
 }
 
 /// Where the shell reads: lines of the interactive shell, and JSON or an export given as
 /// `-`.
-public protocol TextInput: AnyObject {
+package protocol TextInput: AnyObject {
   /// The next line without its line break (`\n` or `\r\n`), or `nil` at the end of input.
   ///
   /// - Throws: `invalidArgument` naming the line and the byte offsets when the line is
@@ -64,17 +64,17 @@ struct LinePosition {
 // MARK: - In memory
 
 /// Output collected in memory, for tests and for embedding the shell.
-public final class OutputBuffer: TextOutput {
-  public private(set) var text = ""
-  public let isTerminal: Bool
+package final class OutputBuffer: TextOutput {
+  package private(set) var text = ""
+  package let isTerminal: Bool
 
-  public init(isTerminal: Bool = false) { self.isTerminal = isTerminal }
+  package init(isTerminal: Bool = false) { self.isTerminal = isTerminal }
 
-  public func write(_ text: String) { self.text += text }
-  public func flush() {}
+  package func write(_ text: String) { self.text += text }
+  package func flush() {}
 
   /// The text split into lines, without the empty string after a final line break.
-  public var lines: [String] {
+  package var lines: [String] {
     var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     if lines.last == "" { lines.removeLast() }
     return lines
@@ -82,23 +82,23 @@ public final class OutputBuffer: TextOutput {
 }
 
 /// Input given up front, for tests and for scripts run in-process.
-public final class InputBuffer: TextInput {
+package final class InputBuffer: TextInput {
   private let bytes: [UInt8]
   private var next = 0
   private var position = LinePosition()
-  public let isTerminal: Bool
+  package let isTerminal: Bool
 
-  public convenience init(_ text: String = "", isTerminal: Bool = false) {
+  package convenience init(_ text: String = "", isTerminal: Bool = false) {
     self.init(bytes: Array(text.utf8), isTerminal: isTerminal)
   }
 
   /// Input of any bytes, UTF-8 or not.
-  public init(bytes: [UInt8], isTerminal: Bool = false) {
+  package init(bytes: [UInt8], isTerminal: Bool = false) {
     self.bytes = bytes
     self.isTerminal = isTerminal
   }
 
-  public func readLine() throws -> String? {
+  package func readLine() throws -> String? {
     guard next < bytes.count else { return nil }
     let end = bytes[next...].firstIndex(of: 0x0A).map { $0 + 1 } ?? bytes.count
     let line = bytes[next..<end]
@@ -106,7 +106,7 @@ public final class InputBuffer: TextInput {
     return try position.text(of: line, length: line.count)
   }
 
-  public func read(upTo count: Int) throws -> [UInt8] {
+  package func read(upTo count: Int) throws -> [UInt8] {
     let end = min(next + count, bytes.count)
     defer { next = end }
     return Array(bytes[next..<end])
@@ -117,21 +117,21 @@ public final class InputBuffer: TextInput {
 
 /// A file descriptor (1 or 2), buffered so that a long listing is a few `write` calls,
 /// not one per line.
-public final class FileDescriptorOutput: TextOutput {
+package final class FileDescriptorOutput: TextOutput {
   private let descriptor: Int32
   private var buffer: [UInt8] = []
-  public let isTerminal: Bool
-  public private(set) var writeError: Int32?
+  package let isTerminal: Bool
+  package private(set) var writeError: Int32?
 
-  public static func standardOutput() -> FileDescriptorOutput { FileDescriptorOutput(descriptor: 1) }
-  public static func standardError() -> FileDescriptorOutput { FileDescriptorOutput(descriptor: 2) }
+  package static func standardOutput() -> FileDescriptorOutput { FileDescriptorOutput(descriptor: 1) }
+  package static func standardError() -> FileDescriptorOutput { FileDescriptorOutput(descriptor: 2) }
 
-  public init(descriptor: Int32) {
+  package init(descriptor: Int32) {
     self.descriptor = descriptor
     isTerminal = isatty(descriptor) == 1
   }
 
-  public func write(_ text: String) {
+  package func write(_ text: String) {
     guard writeError == nil else { return }
     buffer.append(contentsOf: text.utf8)
     if buffer.count >= 1 << 16 { flush() }
@@ -140,7 +140,7 @@ public final class FileDescriptorOutput: TextOutput {
   /// Writes the buffer out, retrying partial writes and interrupted calls. The first
   /// error (a closed pipe, a full disk) is kept in `writeError` and drops the rest: what
   /// follows it could only be a piece of the output, so nothing more is written.
-  public func flush() {
+  package func flush() {
     var written = 0
     buffer.withUnsafeBytes { bytes in
       while written < bytes.count, writeError == nil {
@@ -172,16 +172,16 @@ private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count
 
 /// The process's standard input, file descriptor 0, read with `read(2)` through a buffer
 /// of its own (lines and bytes come from the same buffer).
-public final class StandardInput: TextInput {
-  public let isTerminal: Bool
+package final class StandardInput: TextInput {
+  package let isTerminal: Bool
   private var buffer: [UInt8] = []
   private var start = 0
   private var atEnd = false
   private var position = LinePosition()
 
-  public init() { isTerminal = isatty(0) == 1 }
+  package init() { isTerminal = isatty(0) == 1 }
 
-  public func readLine() throws -> String? {
+  package func readLine() throws -> String? {
     while true {
       if let newline = buffer[start...].firstIndex(of: 0x0A) {
         let line = buffer[start...newline]
@@ -199,7 +199,7 @@ public final class StandardInput: TextInput {
     }
   }
 
-  public func read(upTo count: Int) throws -> [UInt8] {
+  package func read(upTo count: Int) throws -> [UInt8] {
     if start == buffer.count && !atEnd { try fill(count) }
     let end = min(start + count, buffer.count)
     defer { start = end }

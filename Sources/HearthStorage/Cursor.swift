@@ -5,11 +5,11 @@ import CLMDB
 ///
 /// Each move returns the entry it lands on, or `nil` at either end. Keys and values point
 /// into the memory map and are valid until the transaction ends.
-public final class Cursor {
-  public typealias Entry = (key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer)
+package final class Cursor {
+  package typealias Entry = (key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer)
 
   private var cursor: OpaquePointer?
-  public let table: Table
+  package let table: Table
 
   init(_ cursor: OpaquePointer, table: Table) {
     self.cursor = cursor
@@ -34,32 +34,32 @@ public final class Cursor {
     )
   }
 
-  public func first() throws -> Entry? { try move(MDB_FIRST) }
-  public func last() throws -> Entry? { try move(MDB_LAST) }
-  public func next() throws -> Entry? { try move(MDB_NEXT) }
-  public func previous() throws -> Entry? { try move(MDB_PREV) }
-  public func current() throws -> Entry? { try move(MDB_GET_CURRENT) }
+  package func first() throws -> Entry? { try move(MDB_FIRST) }
+  package func last() throws -> Entry? { try move(MDB_LAST) }
+  package func next() throws -> Entry? { try move(MDB_NEXT) }
+  package func previous() throws -> Entry? { try move(MDB_PREV) }
+  package func current() throws -> Entry? { try move(MDB_GET_CURRENT) }
 
   /// Moves to the first key at or after `key` (`MDB_SET_RANGE`).
-  public func seek(atLeast key: UnsafeRawBufferPointer) throws -> Entry? {
+  package func seek(atLeast key: UnsafeRawBufferPointer) throws -> Entry? {
     try move(MDB_SET_RANGE, key: key)
   }
 
-  public func seek(atLeast key: [UInt8]) throws -> Entry? {
+  package func seek(atLeast key: [UInt8]) throws -> Entry? {
     try key.withUnsafeBytes { (k) in try seek(atLeast: k) }
   }
 
   /// Moves to exactly `key` (`MDB_SET_KEY`), or returns `nil` when it is absent.
-  public func seek(exactly key: [UInt8]) throws -> Entry? {
+  package func seek(exactly key: [UInt8]) throws -> Entry? {
     try key.withUnsafeBytes { (k) in try move(MDB_SET_KEY, key: k) }
   }
 
   /// In a duplicate-sorted table: the next value of the current key.
-  public func nextDuplicate() throws -> Entry? { try move(MDB_NEXT_DUP) }
+  package func nextDuplicate() throws -> Entry? { try move(MDB_NEXT_DUP) }
 
   /// In a duplicate-sorted table: moves to exactly `key` and its first value at or after
   /// `value` (`MDB_GET_BOTH_RANGE`), or returns `nil` when there is none.
-  public func seek(exactly key: [UInt8], valueAtLeast value: [UInt8]) throws -> Entry? {
+  package func seek(exactly key: [UInt8], valueAtLeast value: [UInt8]) throws -> Entry? {
     guard let cursor else { throw StorageError.expired("mdb_cursor_get (\(table))") }
     return try key.withUnsafeBytes { k in
       try value.withUnsafeBytes { v in
@@ -77,17 +77,17 @@ public final class Cursor {
   }
 
   /// In a duplicate-sorted table: the first value of the next key.
-  public func nextKey() throws -> Entry? { try move(MDB_NEXT_NODUP) }
+  package func nextKey() throws -> Entry? { try move(MDB_NEXT_NODUP) }
 
   /// In a duplicate-sorted table: the last value of the current key. (`MDB_LAST_DUP` does
   /// not return the key, so the entry is read back with `MDB_GET_CURRENT`.)
-  public func lastDuplicate() throws -> Entry? {
+  package func lastDuplicate() throws -> Entry? {
     guard try move(MDB_LAST_DUP) != nil else { return nil }
     return try current()
   }
 
   /// In a duplicate-sorted table: how many values the current key has (`mdb_cursor_count`).
-  public func duplicateCount() throws -> Int {
+  package func duplicateCount() throws -> Int {
     guard let cursor else { throw StorageError.expired("mdb_cursor_count (\(table))") }
     var count = 0
     try check(mdb_cursor_count(cursor, &count), "mdb_cursor_count (\(table))")
@@ -96,7 +96,7 @@ public final class Cursor {
 
   /// Moves to the last key that starts with `prefix`, or returns `nil` when none does.
   /// Useful for descending walks over one range.
-  public func seekLast(withPrefix prefix: [UInt8]) throws -> Entry? {
+  package func seekLast(withPrefix prefix: [UInt8]) throws -> Entry? {
     // Position after the range: the smallest key greater than every key with the prefix.
     if let upper = Cursor.successor(of: prefix), let entry = try seek(atLeast: upper) {
       _ = entry
@@ -109,7 +109,7 @@ public final class Cursor {
 
   /// The smallest byte string greater than every string that starts with `prefix`, or
   /// `nil` when there is none (the prefix is all `0xFF`).
-  public static func successor(of prefix: [UInt8]) -> [UInt8]? {
+  package static func successor(of prefix: [UInt8]) -> [UInt8]? {
     var bytes = prefix
     while let last = bytes.last {
       if last < 0xFF {

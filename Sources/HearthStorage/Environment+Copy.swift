@@ -15,7 +15,7 @@ extension Environment {
   /// - Parameter progress: called with the bytes copied so far, about every megabyte;
   ///   when it throws, nothing more is written and the copy fails with its error.
   /// - Throws: `StorageError` (`EEXIST` when the directory already holds a `data.mdb`).
-  public func copy(to directory: String, progress: ((Int) throws -> Void)? = nil) throws {
+  package func copy(to directory: String, progress: ((Int) throws -> Void)? = nil) throws {
     while true {
       do {
         return try copyOnce(to: directory, progress: progress)

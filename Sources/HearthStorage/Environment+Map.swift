@@ -5,7 +5,7 @@ import Foundation
 /// itself (here, or adopted from another process), and the pages a long walk lets go of.
 extension Environment {
   /// The current size of the memory map in bytes (the database's present maximum size).
-  public var mapSize: Int {
+  package var mapSize: Int {
     gate.lockShared()
     defer { gate.unlock() }
     guard let env = handle else { return 0 }
@@ -56,7 +56,7 @@ extension Environment {
   ///
   /// LMDB does not tell where its map is, so the mapping of `data.mdb` is found in
   /// `/proc/self/maps` (Linux; elsewhere this does nothing).
-  public func releaseMappedPages() {
+  package func releaseMappedPages() {
     let file = path + "/data.mdb"
     guard let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8) else { return }
     for line in maps.split(separator: "\n") where line.hasSuffix(" " + file) {

@@ -4,14 +4,14 @@ import Foundation
 extension Environment {
   /// Who holds slots in LMDB's reader table, the shared table in `lock.mdb` where every
   /// read transaction of every process takes a slot.
-  public struct ReaderTable: Sendable, Equatable {
+  package struct ReaderTable: Sendable, Equatable {
     /// Slots held by live processes. A process keeps its slots while it has the
     /// database open (Hearth reuses finished read transactions, which keep theirs), so
     /// this counts readers now and readers to come, not only reads in progress.
-    public var slots: Int
+    package var slots: Int
     /// The distinct processes holding them: those that have the database open (every
     /// open reads once, and keeps that slot), this one included.
-    public var processes: Int
+    package var processes: Int
   }
 
   /// The reader table as it is now, after clearing the slots of processes that died
@@ -19,7 +19,7 @@ extension Environment {
   ///
   /// `Statistics.readers` cannot say this: LMDB's `me_numreaders` is the table's
   /// high-water mark, and freed slots stay counted in it.
-  public func readerTable() throws -> ReaderTable {
+  package func readerTable() throws -> ReaderTable {
     try clearStaleReaders()
     let slots = try readerSlots()
     return ReaderTable(slots: slots.count, processes: Set(slots.map(\.processID)).count)
@@ -27,19 +27,19 @@ extension Environment {
 
   /// One slot of LMDB's reader table, which every process that has the database open
   /// shares.
-  public struct ReaderSlot: Sendable, Equatable {
+  package struct ReaderSlot: Sendable, Equatable {
     /// The process that holds the slot. A process that died while reading keeps its slot
     /// until `clearStaleReaders()` (or an open, or a growth of the map) clears it.
-    public var processID: Int32
+    package var processID: Int32
     /// The commit that the slot's transaction reads (and so keeps: LMDB reuses no page
     /// that a reader may still see); `nil` for an idle slot, kept for the next read.
-    public var transactionID: Int?
+    package var transactionID: Int?
   }
 
   /// The reader slots in use, by every process.
   ///
   /// - Throws: `StorageError` when the environment is closed.
-  public func readerSlots() throws -> [ReaderSlot] {
+  package func readerSlots() throws -> [ReaderSlot] {
     gate.lockShared()
     defer { gate.unlock() }
     guard let env = handle else { throw StorageError.closed("mdb_reader_list") }
@@ -68,7 +68,7 @@ extension Environment {
   ///
   /// - Throws: `StorageError` when the environment is closed.
   @discardableResult
-  public func clearStaleReaders() throws -> Int {
+  package func clearStaleReaders() throws -> Int {
     gate.lockShared()
     defer { gate.unlock() }
     guard let env = handle else { throw StorageError.closed("mdb_reader_check") }

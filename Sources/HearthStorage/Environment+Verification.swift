@@ -111,7 +111,7 @@ extension Environment {
   ///
   /// No reader slot keeps writers from reusing pages meanwhile: another process that
   /// writes to the file while this runs may show as more damage.
-  public static func verifyUnopenedDataFile(in directory: String, contextTables: Set<String> = [])
+  package static func verifyUnopenedDataFile(in directory: String, contextTables: Set<String> = [])
     throws -> PageVerification
   {
     let path = dataFile(in: directory)
@@ -139,7 +139,7 @@ extension ReadTransaction {
   ///   verified intact (to name what damaged pages held).
   /// - Throws: `StorageError` `EAGAIN` when writers committed twice since this
   ///   transaction began (its meta page is gone): run it again in a new transaction.
-  public func verifyPages(contextTables: Set<String> = []) throws -> PageVerification {
+  package func verifyPages(contextTables: Set<String> = []) throws -> PageVerification {
     try ensureLive("verify pages")
     var directory: UnsafePointer<CChar>?
     try check(mdb_env_get_path(mdb_txn_env(txn), &directory), "mdb_env_get_path")

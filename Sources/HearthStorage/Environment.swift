@@ -20,44 +20,44 @@ import Synchronization
 ///
 /// Write closures may run more than once (after a map growth), so they must compute
 /// everything they write from the transaction they are given.
-public final class Environment: @unchecked Sendable {
+package final class Environment: @unchecked Sendable {
   // @unchecked: `handle`, `tables` and `currentSync` are guarded: `handle` by `gate`
   // (shared to use it, exclusive to resize or close it), `tables` and `currentSync`
   // by `writerLock`. `idleReaders` by `idleReadersLock`.
 
   /// How to open an environment. Only the first opener's options apply to the shared
   /// instance, except `durable`, which each write chooses.
-  public struct Options: Sendable {
+  package struct Options: Sendable {
     /// The first size of the memory map; it grows as needed.
-    public var initialMapSize: Int = 64 << 20
-    public var maxReaders: UInt32 = 510
-    public var maxTables: UInt32 = 32
+    package var initialMapSize: Int = 64 << 20
+    package var maxReaders: UInt32 = 510
+    package var maxTables: UInt32 = 32
     /// `true`: fsync on every commit. `false`: `MDB_NOSYNC` (a crash of the machine may
     /// lose the last commits; a crash of the process loses nothing).
-    public var durable = true
+    package var durable = true
     /// Create the directory and files when missing (files `fileMode`, the directory the
     /// same plus search permission wherever read is granted).
-    public var createIfMissing = true
-    public var fileMode: mode_t = 0o600
+    package var createIfMissing = true
+    package var fileMode: mode_t = 0o600
     /// Open a copy that no process writes (a backup) read-only and without a lock file,
     /// so that inspecting it leaves it byte for byte as it was.
-    public var inspectOnly = false
+    package var inspectOnly = false
     /// Opening verifies every page of a file whose used part is at most this many bytes,
     /// and only the meta pages and the table catalog of a larger one (see
     /// `Environment+Verification.swift`).
-    public var wholeFileVerificationLimit = 64 << 20
+    package var wholeFileVerificationLimit = 64 << 20
     /// Tables whose entries a `StorageDamage` found at open carries, when they verified
     /// intact, so that the layer above can name what the damaged pages held.
-    public var contextTables: Set<String> = []
+    package var contextTables: Set<String> = []
 
-    public init() {}
+    package init() {}
   }
 
   /// The canonical (symlink-free, absolute) path of the directory.
-  public let path: String
+  package let path: String
   /// Whether opening verified every page (the file was small enough), so that walks over
   /// whole tables need not verify them again.
-  public let verifiedEveryPageAtOpen: Bool
+  package let verifiedEveryPageAtOpen: Bool
 
   private(set) var handle: OpaquePointer?
   let gate = ReadWriteLock()
@@ -92,7 +92,7 @@ public final class Environment: @unchecked Sendable {
   ///   mode) when this process may not look into it; `StorageDamage` when `data.mdb` is
   ///   empty, not a regular file, shorter than its pages, or has damaged pages; LMDB's
   ///   errors from `mdb_env_open`.
-  public static func open(path: String, options: Options = Options()) throws -> Environment {
+  package static func open(path: String, options: Options = Options()) throws -> Environment {
     var info = stat()
     if stat(path, &info) == 0 {
       guard info.st_mode & S_IFMT == S_IFDIR else { throw StorageError(code: ENOTDIR, operation: "open \(path)") }
@@ -204,7 +204,7 @@ public final class Environment: @unchecked Sendable {
 
   /// Gives back one handle; the last one closes the environment after waiting for every
   /// transaction in progress. Closing twice is harmless.
-  public func close() {
+  package func close() {
     Environment.registry.withLock { registry in
       guard var registration = registry[path], registration.environment === self else { return }
       registration.handles -= 1
@@ -223,7 +223,7 @@ public final class Environment: @unchecked Sendable {
   }
 
   /// Whether `close()` has closed the environment.
-  public var isClosed: Bool {
+  package var isClosed: Bool {
     gate.lockShared()
     defer { gate.unlock() }
     return handle == nil
@@ -242,7 +242,7 @@ public final class Environment: @unchecked Sendable {
   /// stay valid until the environment closes.
   ///
   /// - Throws: `StorageError` `MDB_NOTFOUND` when the table is missing and `create` is false.
-  public func table(_ name: String, duplicateSort: Bool = false, create: Bool = true) throws -> Table {
+  package func table(_ name: String, duplicateSort: Bool = false, create: Bool = true) throws -> Table {
     writerLock.lock()
     defer { writerLock.unlock() }
     if let table = tables[name] { return table }
@@ -275,7 +275,7 @@ public final class Environment: @unchecked Sendable {
   ///
   /// Everything the transaction returns (values, cursor entries) points into the memory
   /// map and is valid only inside `body`: copy what you keep.
-  public func read<R>(_ body: (ReadTransaction) throws -> R) throws -> R {
+  package func read<R>(_ body: (ReadTransaction) throws -> R) throws -> R {
     let (_, txn) = try begin("read") { env, txn in beginRead(env, &txn) }
     let transaction = ReadTransaction(txn)
     defer {
@@ -327,7 +327,7 @@ public final class Environment: @unchecked Sendable {
   ///     left, and it sees commits one at a time, in order (listeners use it).
   /// - Throws: `StorageError` with `EDEADLK` for a write inside a write on one thread;
   ///   whatever `body` throws; LMDB's errors (`ENOSPC` when the disk is full).
-  public func write<R>(
+  package func write<R>(
     durable: Bool? = nil, afterCommit: ((R) -> Void)? = nil, _ body: (WriteTransaction) throws -> R
   ) throws -> R {
     if WriterThread.isWriting(self) {
@@ -392,7 +392,7 @@ public final class Environment: @unchecked Sendable {
   /// changes, by this process, before it returns (listeners register this way).
   ///
   /// - Throws: `StorageError` with `EDEADLK` on a thread that is inside a write.
-  public func withWritesPaused<R>(_ body: () throws -> R) throws -> R {
+  package func withWritesPaused<R>(_ body: () throws -> R) throws -> R {
     if WriterThread.isWriting(self) {
       throw StorageError(code: EDEADLK, operation: "pausing writes inside a write on one thread")
     }
@@ -407,7 +407,7 @@ public final class Environment: @unchecked Sendable {
   /// A commit writes its meta page before it publishes itself to new readers, so a read
   /// transaction begun right after this call may still see the commit before: compare
   /// this ID with `ReadTransaction.id`, not with an earlier value of this call.
-  public func lastTransactionID() -> Int {
+  package func lastTransactionID() -> Int {
     gate.lockShared()
     defer { gate.unlock() }
     guard let env = handle else { return 0 }
@@ -459,7 +459,7 @@ public final class Environment: @unchecked Sendable {
   // MARK: - Statistics
 
   /// Facts about the environment for `stats`-like reports.
-  public func statistics() throws -> Statistics {
+  package func statistics() throws -> Statistics {
     gate.lockShared()
     defer { gate.unlock() }
     guard let env = handle else { throw StorageError.closed("mdb_env_info") }
@@ -474,19 +474,19 @@ public final class Environment: @unchecked Sendable {
       mapGrowths: growths.load(ordering: .relaxed), mapAdoptions: adoptions.load(ordering: .relaxed))
   }
 
-  public struct Statistics: Sendable {
-    public var mapSize: Int
-    public var pageSize: Int
+  package struct Statistics: Sendable {
+    package var mapSize: Int
+    package var pageSize: Int
     /// Bytes up to the highest page in use (the file's logical size).
-    public var usedBytes: Int
-    public var maxReaders: Int
+    package var usedBytes: Int
+    package var maxReaders: Int
     /// The reader table's high-water mark (`me_numreaders`): slots ever taken since the
     /// lock file was made, freed ones included. `readerTable()` counts the slots held.
-    public var readers: Int
+    package var readers: Int
     /// How many times this process grew the map itself.
-    public var mapGrowths: Int
+    package var mapGrowths: Int
     /// How many times this process adopted a map that another process had grown
     /// (`MDB_MAP_RESIZED`).
-    public var mapAdoptions: Int
+    package var mapAdoptions: Int
   }
 }

@@ -6,7 +6,7 @@ import Foundation
 ///
 /// It is an `flock` on `lock.mdb`, LMDB's own lock file, which LMDB locks with `fcntl`
 /// only, so the two never interfere.
-public final class OpenLock: @unchecked Sendable {
+package final class OpenLock: @unchecked Sendable {
   // @unchecked: `descriptor` is set once in `init` and closed once in `release`.
   private var descriptor: Int32
 
@@ -36,7 +36,7 @@ public final class OpenLock: @unchecked Sendable {
   /// Takes the lock exclusive without waiting; `nil` when a process (this one included)
   /// has the database open. A directory without a lock file was never opened: the lock
   /// file is created, so that no one opens it until the lock is released.
-  public static func exclusive(directory: String) throws -> OpenLock? {
+  package static func exclusive(directory: String) throws -> OpenLock? {
     let descriptor = open(lockFile(in: directory), O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
     guard descriptor >= 0 else { throw StorageError(code: errno, operation: "open \(lockFile(in: directory))") }
     if flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
@@ -49,7 +49,7 @@ public final class OpenLock: @unchecked Sendable {
   }
 
   /// Releases the lock. Releasing twice is harmless.
-  public func release() {
+  package func release() {
     guard descriptor >= 0 else { return }
     Foundation.close(descriptor)
     descriptor = -1
@@ -60,7 +60,7 @@ public final class OpenLock: @unchecked Sendable {
 
 extension Environment {
   /// Whether this process has the database in `directory` open.
-  public static func isOpenInThisProcess(path directory: String) -> Bool {
+  package static func isOpenInThisProcess(path directory: String) -> Bool {
     guard let resolved = realpath(directory, nil) else { return false }
     defer { free(resolved) }
     let canonical = String(cString: resolved)

@@ -12,39 +12,39 @@ import CLMDB
 /// operation that failed, so that a report such as
 /// `mdb_put (documents): MDB_MAP_FULL: Environment mapsize limit reached (-30792)`
 /// says what to fix without a debugger.
-public struct StorageError: Error, CustomStringConvertible, Sendable, Equatable {
+package struct StorageError: Error, CustomStringConvertible, Sendable, Equatable {
   /// The LMDB return code (negative, `MDB_*`) or an `errno` value (positive).
-  public let code: Int32
+  package let code: Int32
   /// The call that failed, with the table or path it worked on.
-  public let operation: String
+  package let operation: String
 
-  public init(code: Int32, operation: String) {
+  package init(code: Int32, operation: String) {
     self.code = code
     self.operation = operation
   }
 
   /// `mdb_strerror`'s text for the code (which covers `errno` values too).
-  public var message: String { String(cString: mdb_strerror(code)) }
+  package var message: String { String(cString: mdb_strerror(code)) }
 
-  public var description: String { "\(operation): \(message) (\(code))" }
+  package var description: String { "\(operation): \(message) (\(code))" }
 
   /// The map (the database's maximum size) is full. `Environment.write` grows the map
   /// and retries on this error, so callers above the storage layer rarely see it.
-  public var isMapFull: Bool { code == MDB_MAP_FULL }
+  package var isMapFull: Bool { code == MDB_MAP_FULL }
   /// The key was not found where the operation required it.
-  public var isNotFound: Bool { code == MDB_NOTFOUND }
+  package var isNotFound: Bool { code == MDB_NOTFOUND }
   /// The file is not an LMDB environment, or its pages are damaged.
-  public var isCorrupt: Bool {
+  package var isCorrupt: Bool {
     code == MDB_CORRUPTED || code == MDB_INVALID || code == MDB_VERSION_MISMATCH
       || code == MDB_PAGE_NOTFOUND
   }
   /// Out of disk space (or quota).
-  public var isDiskFull: Bool { code == ENOSPC || code == EDQUOT }
+  package var isDiskFull: Bool { code == ENOSPC || code == EDQUOT }
   /// One transaction grew too large (`MDB_TXN_FULL`): split the work into smaller commits.
-  public var isTransactionFull: Bool { code == MDB_TXN_FULL }
+  package var isTransactionFull: Bool { code == MDB_TXN_FULL }
 
   /// The environment was closed while the caller still held it.
-  public static func closed(_ operation: String) -> StorageError {
+  package static func closed(_ operation: String) -> StorageError {
     StorageError(code: EBADF, operation: "\(operation) (environment is closed)")
   }
 

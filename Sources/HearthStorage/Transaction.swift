@@ -5,7 +5,7 @@ import Foundation
 /// (or `write`) closure that received it. Using it afterwards throws.
 ///
 /// Values it returns point into the memory map and are valid until the closure returns.
-public class ReadTransaction {
+package class ReadTransaction {
   let txn: OpaquePointer
   private var isLive = true
   private var cursors: [Cursor] = []
@@ -28,9 +28,9 @@ public class ReadTransaction {
   /// The value stored under `key`, or `nil`. For a duplicate-sorted table, the first value.
   /// The ID of the commit this transaction reads (as `Environment.lastTransactionID()`
   /// counts commits).
-  public var id: Int { mdb_txn_id(txn) }
+  package var id: Int { mdb_txn_id(txn) }
 
-  public func get(_ key: UnsafeRawBufferPointer, in table: Table) throws
+  package func get(_ key: UnsafeRawBufferPointer, in table: Table) throws
     -> UnsafeRawBufferPointer?
   {
     try ensureLive("mdb_get (\(table))")
@@ -42,12 +42,12 @@ public class ReadTransaction {
     return UnsafeRawBufferPointer(start: v.mv_data, count: v.mv_size)
   }
 
-  public func get(_ key: [UInt8], in table: Table) throws -> UnsafeRawBufferPointer? {
+  package func get(_ key: [UInt8], in table: Table) throws -> UnsafeRawBufferPointer? {
     try key.withUnsafeBytes { (bytes) in try get(bytes, in: table) }
   }
 
   /// A cursor over `table`, closed when the transaction ends.
-  public func cursor(_ table: Table) throws -> Cursor {
+  package func cursor(_ table: Table) throws -> Cursor {
     try ensureLive("mdb_cursor_open (\(table))")
     var cursor: OpaquePointer?
     try check(mdb_cursor_open(txn, table.dbi, &cursor), "mdb_cursor_open (\(table))")
@@ -57,7 +57,7 @@ public class ReadTransaction {
   }
 
   /// The number of entries in `table` (from `mdb_stat`, without a scan).
-  public func count(_ table: Table) throws -> Int {
+  package func count(_ table: Table) throws -> Int {
     try ensureLive("mdb_stat (\(table))")
     var stat = MDB_stat()
     try check(mdb_stat(txn, table.dbi, &stat), "mdb_stat (\(table))")
@@ -70,7 +70,7 @@ public class ReadTransaction {
 ///
 /// A failed write makes the whole transaction fail (LMDB's rule): the closure should
 /// throw, and nothing is committed.
-public final class WriteTransaction: ReadTransaction {
+package final class WriteTransaction: ReadTransaction {
   /// Set when a write met `MDB_MAP_FULL`; `Environment.write` then grows the map and
   /// runs the closure again, whatever the closure did with the error.
   private(set) var ranOutOfMap = false
@@ -83,7 +83,7 @@ public final class WriteTransaction: ReadTransaction {
 
   /// Stores `value` under `key`, replacing what was there (for a duplicate-sorted table,
   /// adding `value` to the key's set).
-  public func put(_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer, in table: Table)
+  package func put(_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer, in table: Table)
     throws
   {
     try ensureLive("mdb_put (\(table))")
@@ -93,12 +93,12 @@ public final class WriteTransaction: ReadTransaction {
   }
 
   /// Deletes every entry of `table`, keeping the table (`mdb_drop` without delete).
-  public func empty(_ table: Table) throws {
+  package func empty(_ table: Table) throws {
     try ensureLive("mdb_drop (\(table))")
     try checkWrite(mdb_drop(txn, table.dbi, 0), "mdb_drop (\(table))")
   }
 
-  public func put(_ key: [UInt8], _ value: [UInt8], in table: Table) throws {
+  package func put(_ key: [UInt8], _ value: [UInt8], in table: Table) throws {
     try key.withUnsafeBytes { (k) in
       try value.withUnsafeBytes { (v) in try put(k, v, in: table) }
     }
@@ -106,7 +106,7 @@ public final class WriteTransaction: ReadTransaction {
 
   /// Deletes `key` (every value of it, in a duplicate-sorted table). Returns whether it existed.
   @discardableResult
-  public func delete(_ key: UnsafeRawBufferPointer, in table: Table) throws -> Bool {
+  package func delete(_ key: UnsafeRawBufferPointer, in table: Table) throws -> Bool {
     try ensureLive("mdb_del (\(table))")
     var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
     let rc = mdb_del(txn, table.dbi, &k, nil)
@@ -116,13 +116,13 @@ public final class WriteTransaction: ReadTransaction {
   }
 
   @discardableResult
-  public func delete(_ key: [UInt8], in table: Table) throws -> Bool {
+  package func delete(_ key: [UInt8], in table: Table) throws -> Bool {
     try key.withUnsafeBytes { (k) in try delete(k, in: table) }
   }
 
   /// Deletes one value of `key` in a duplicate-sorted table. Returns whether it existed.
   @discardableResult
-  public func delete(_ key: [UInt8], value: [UInt8], in table: Table) throws -> Bool {
+  package func delete(_ key: [UInt8], value: [UInt8], in table: Table) throws -> Bool {
     try ensureLive("mdb_del (\(table))")
     return try key.withUnsafeBytes { (kb) in
       try value.withUnsafeBytes { (vb) in

@@ -26,8 +26,8 @@ import Foundation
 /// bytes are reported (`dataLoss`, naming the document) and never returned as data; the
 /// decoder also checks every length, count, tag and nesting depth, so no input, however
 /// damaged, can make it crash. The version byte lets later formats be read beside this one.
-public enum DocumentCodec {
-  public static let version: UInt8 = 1
+package enum DocumentCodec {
+  package static let version: UInt8 = 1
   /// Deeper than any valid document (20 levels of maps and arrays), shallow enough that a
   /// corrupt document cannot exhaust the stack.
   @usableFromInline static let maxDecodeDepth = 32
@@ -50,7 +50,7 @@ public enum DocumentCodec {
 
   // MARK: - Encoding
 
-  public static func encode(_ document: StoredDocument) -> [UInt8] {
+  package static func encode(_ document: StoredDocument) -> [UInt8] {
     var writer = ByteWriter(capacity: 128 + document.fields.count * 24)
     writer.byte(version)
     writer.fixed32(0)  // the checksum, filled in below
@@ -140,11 +140,11 @@ public enum DocumentCodec {
   /// Decodes a stored document into `Value`s.
   ///
   /// - Throws: `dataLoss` naming `key` when the bytes are damaged.
-  public static func decode(_ bytes: UnsafeRawBufferPointer, key: DocumentKey) throws -> StoredDocument {
+  package static func decode(_ bytes: UnsafeRawBufferPointer, key: DocumentKey) throws -> StoredDocument {
     try decode(bytes, key: key, using: ValueBuilder())
   }
 
-  public static func decode(_ bytes: [UInt8], key: DocumentKey) throws -> StoredDocument {
+  package static func decode(_ bytes: [UInt8], key: DocumentKey) throws -> StoredDocument {
     try bytes.withUnsafeBytes { try decode($0, key: key) }
   }
 
@@ -153,7 +153,7 @@ public enum DocumentCodec {
   ///
   /// - Throws: `dataLoss` naming `key` when the bytes are damaged.
   @inlinable
-  public static func decode<Builder: FieldBuilder>(
+  package static func decode<Builder: FieldBuilder>(
     _ bytes: UnsafeRawBufferPointer, key: DocumentKey, using builder: Builder
   ) throws -> DecodedDocument<Builder.Element> {
     try verify(bytes, key: key)
@@ -181,7 +181,7 @@ public enum DocumentCodec {
   /// Checks the format version and the checksum.
   ///
   /// - Throws: `dataLoss` naming `key`.
-  public static func verify(_ bytes: UnsafeRawBufferPointer, key: DocumentKey) throws {
+  package static func verify(_ bytes: UnsafeRawBufferPointer, key: DocumentKey) throws {
     guard bytes.count > bodyOffset else {
       throw HearthError.dataLoss("Document \(key) is damaged: \(bytes.count) bytes is too short")
     }
@@ -352,7 +352,7 @@ public enum DocumentCodec {
 
 /// Makes the values a decoded document is built of: `ValueBuilder` makes `Value`s; the
 /// public API makes the `Any`s users read, straight from the bytes.
-public protocol FieldBuilder {
+package protocol FieldBuilder {
   associatedtype Element
   func null() -> Element
   func boolean(_ value: Bool) -> Element
@@ -368,35 +368,35 @@ public protocol FieldBuilder {
 }
 
 /// Builds `Value`s.
-public struct ValueBuilder: FieldBuilder {
-  public init() {}
-  public func null() -> Value { .null }
-  public func boolean(_ value: Bool) -> Value { .boolean(value) }
-  public func integer(_ value: Int64) -> Value { .integer(value) }
-  public func double(_ value: Double) -> Value { .double(value) }
-  public func timestamp(_ value: Timestamp) -> Value { .timestamp(value) }
-  public func string(_ value: String) -> Value { .string(value) }
-  public func bytes(_ value: Data) -> Value { .bytes(value) }
-  public func reference(_ key: DocumentKey) -> Value { .reference(key) }
-  public func geoPoint(_ value: GeoPoint) -> Value { .geoPoint(value) }
-  public func array(_ elements: [Value]) -> Value { .array(elements) }
-  public func map(_ fields: [String: Value]) -> Value { .map(fields) }
+package struct ValueBuilder: FieldBuilder {
+  package init() {}
+  package func null() -> Value { .null }
+  package func boolean(_ value: Bool) -> Value { .boolean(value) }
+  package func integer(_ value: Int64) -> Value { .integer(value) }
+  package func double(_ value: Double) -> Value { .double(value) }
+  package func timestamp(_ value: Timestamp) -> Value { .timestamp(value) }
+  package func string(_ value: String) -> Value { .string(value) }
+  package func bytes(_ value: Data) -> Value { .bytes(value) }
+  package func reference(_ key: DocumentKey) -> Value { .reference(key) }
+  package func geoPoint(_ value: GeoPoint) -> Value { .geoPoint(value) }
+  package func array(_ elements: [Value]) -> Value { .array(elements) }
+  package func map(_ fields: [String: Value]) -> Value { .map(fields) }
 }
 
 /// A document as stored, with its fields as `Value`s.
-public typealias StoredDocument = DecodedDocument<Value>
+package typealias StoredDocument = DecodedDocument<Value>
 
 /// A document's key, fields (as some builder made them) and create and update times.
 ///
 /// `StoredDocument` (with `Value` fields) is `Sendable`.
-public struct DecodedDocument<Element> {
-  public var key: DocumentKey
-  public var fields: [String: Element]
-  public var createTime: Timestamp
-  public var updateTime: Timestamp
+package struct DecodedDocument<Element> {
+  package var key: DocumentKey
+  package var fields: [String: Element]
+  package var createTime: Timestamp
+  package var updateTime: Timestamp
 
   @inlinable
-  public init(key: DocumentKey, fields: [String: Element], createTime: Timestamp, updateTime: Timestamp) {
+  package init(key: DocumentKey, fields: [String: Element], createTime: Timestamp, updateTime: Timestamp) {
     self.key = key
     self.fields = fields
     self.createTime = createTime
@@ -409,12 +409,12 @@ extension DecodedDocument: Sendable where Element: Sendable {}
 /// A document's stored bytes, copied out of the database with their checksum verified,
 /// decoded only when asked: reading a document costs a copy and a checksum; its fields
 /// are built once, straight into what the caller wants (`Value`s, or the API's `Any`s).
-public struct EncodedDocument: Sendable, Equatable {
-  public let key: DocumentKey
+package struct EncodedDocument: Sendable, Equatable {
+  package let key: DocumentKey
   @usableFromInline let bytes: [UInt8]
 
   /// - Throws: `dataLoss` naming `key` when the bytes are damaged.
-  public init(key: DocumentKey, verifying bytes: UnsafeRawBufferPointer) throws {
+  package init(key: DocumentKey, verifying bytes: UnsafeRawBufferPointer) throws {
     try DocumentCodec.verify(bytes, key: key)
     self.key = key
     self.bytes = Array(bytes)
@@ -426,8 +426,8 @@ public struct EncodedDocument: Sendable, Equatable {
     self.bytes = bytes
   }
 
-  public var createTime: Timestamp { times.createTime }
-  public var updateTime: Timestamp { times.updateTime }
+  package var createTime: Timestamp { times.createTime }
+  package var updateTime: Timestamp { times.updateTime }
 
   private var times: (createTime: Timestamp, updateTime: Timestamp) {
     bytes.withUnsafeBytes { raw in
@@ -442,11 +442,11 @@ public struct EncodedDocument: Sendable, Equatable {
   /// should a damaged document ever share its checksum (a 1 in 2^32 chance), its fields
   /// come back empty rather than wrong.
   @inlinable
-  public func decode<Builder: FieldBuilder>(using builder: Builder) -> DecodedDocument<Builder.Element> {
+  package func decode<Builder: FieldBuilder>(using builder: Builder) -> DecodedDocument<Builder.Element> {
     let decoded = try? bytes.withUnsafeBytes { try DocumentCodec.decodeVerified($0, key: key, using: builder) }
     return decoded ?? DecodedDocument(key: key, fields: [:], createTime: createTime, updateTime: updateTime)
   }
 
   /// The document with `Value` fields.
-  public var stored: StoredDocument { decode(using: ValueBuilder()) }
+  package var stored: StoredDocument { decode(using: ValueBuilder()) }
 }

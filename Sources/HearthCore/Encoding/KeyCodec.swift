@@ -78,9 +78,9 @@ import Foundation
 ///
 /// **Timestamps** are the seconds (Int64) and then the nanoseconds (Int32) with the sign
 /// bit flipped, big-endian, so two's-complement order becomes unsigned byte order.
-public enum KeyCodec {
+package enum KeyCodec {
   /// The first byte of every encoded value, one per type in Firestore's type order.
-  public enum Label: UInt8, Sendable, CaseIterable {
+  package enum Label: UInt8, Sendable, CaseIterable {
     case null = 0x10
     case boolean = 0x18
     case number = 0x20
@@ -94,7 +94,7 @@ public enum KeyCodec {
 
     /// The label of every value of `type`: an index scan over one type (as a range query
     /// on numbers is) covers keys from `[label]` up to, not including, `[label + 1]`.
-    public init(_ type: Value.TypeOrder) {
+    package init(_ type: Value.TypeOrder) {
       switch type {
       case .null: self = .null
       case .boolean: self = .boolean
@@ -117,7 +117,7 @@ public enum KeyCodec {
 
   /// The key bytes of `value`; with `descending`, every byte complemented so that byte
   /// order is the reverse of value order.
-  public static func encode(_ value: Value, descending: Bool = false) -> [UInt8] {
+  package static func encode(_ value: Value, descending: Bool = false) -> [UInt8] {
     var bytes: [UInt8] = []
     bytes.reserveCapacity(16)
     append(value, descending: descending, to: &bytes)
@@ -127,7 +127,7 @@ public enum KeyCodec {
   /// Appends the key bytes of `value` to `bytes`, the building block of composite keys:
   /// because encodings are prefix-free, a concatenation of several values (each
   /// ascending or descending) orders like the tuple of values.
-  public static func append(_ value: Value, descending: Bool = false, to bytes: inout [UInt8]) {
+  package static func append(_ value: Value, descending: Bool = false, to bytes: inout [UInt8]) {
     let start = bytes.count
     appendAscending(value, to: &bytes)
     if descending { complement(&bytes, from: start) }
@@ -136,7 +136,7 @@ public enum KeyCodec {
   /// Appends `string` as an escaped, terminated UTF-8 string without a type label: for
   /// key parts that are always strings (collection IDs, document IDs). Orders by UTF-8
   /// bytes and is prefix-free like a value encoding.
-  public static func append(string: String, descending: Bool = false, to bytes: inout [UInt8]) {
+  package static func append(string: String, descending: Bool = false, to bytes: inout [UInt8]) {
     let start = bytes.count
     appendEscaped(string, to: &bytes)
     if descending { complement(&bytes, from: start) }
@@ -145,20 +145,20 @@ public enum KeyCodec {
   /// Appends a path without a type label: its segments as escaped strings, then the end
   /// marker 0x00 0x00. Orders segment by segment, then the shorter path first, which is
   /// `ResourcePath.compare` (the `__name__` order); prefix-free.
-  public static func append(path: ResourcePath, descending: Bool = false, to bytes: inout [UInt8]) {
+  package static func append(path: ResourcePath, descending: Bool = false, to bytes: inout [UInt8]) {
     let start = bytes.count
     appendSegments(path, to: &bytes)
     if descending { complement(&bytes, from: start) }
   }
 
   /// Appends a document key as `append(path:)` does: the tail of an index entry key.
-  public static func append(documentKey: DocumentKey, descending: Bool = false, to bytes: inout [UInt8]) {
+  package static func append(documentKey: DocumentKey, descending: Bool = false, to bytes: inout [UInt8]) {
     append(path: documentKey.path, descending: descending, to: &bytes)
   }
 
   /// Appends an unsigned integer as 8 big-endian bytes (fixed width, so prefix-free), for
   /// key parts such as index and collection IDs.
-  public static func append(uint64 value: UInt64, descending: Bool = false, to bytes: inout [UInt8]) {
+  package static func append(uint64 value: UInt64, descending: Bool = false, to bytes: inout [UInt8]) {
     appendBigEndian(descending ? ~value : value, to: &bytes)
   }
 

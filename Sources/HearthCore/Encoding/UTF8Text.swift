@@ -1,9 +1,9 @@
 /// Strings from stored bytes that no checksum covers (keys), checked without the standard
 /// library's generic `String(validating:as:)`, whose metadata lookups cost more than the
 /// decoding itself.
-public enum UTF8Text {
+package enum UTF8Text {
   /// The bytes as a string, or `nil` when they are not valid UTF-8.
-  public static func string(_ bytes: UnsafeRawBufferPointer) -> String? {
+  package static func string(_ bytes: UnsafeRawBufferPointer) -> String? {
     let units = bytes.bindMemory(to: UInt8.self)
     // ASCII (most names and values) cannot need repair, so skip the full check.
     guard isASCII(units) || isValid(units) else { return nil }

@@ -174,10 +174,10 @@ private struct PathKey: Hashable, @unchecked Sendable {
 /// Remembers, for one reference, the number of its document's collection, so that
 /// repeated reads through the same reference skip the registry. Holds only committed
 /// numbers (set from read transactions), which never change.
-public final class CollectionHint: Sendable {
+package final class CollectionHint: Sendable {
   private let stored = Atomic<UInt64>(0)
 
-  public init() {}
+  package init() {}
 
   var number: CollectionNumber? {
     get {

@@ -9,24 +9,24 @@ import Synchronization
 /// snapshots; commits are serialized (across processes too). Errors are `HearthError`s:
 /// storage failures are mapped to Firestore codes (`resourceExhausted` for a full disk,
 /// `dataLoss` for damaged files, `failedPrecondition` after `close()`).
-public final class DocumentStore: Sendable {
-  public struct Options: Sendable {
+package final class DocumentStore: Sendable {
+  package struct Options: Sendable {
     /// Open an existing database only, and refuse writes (`failedPrecondition`).
-    public var readOnly = false
+    package var readOnly = false
     /// fsync at every commit (`Durability.full`); `false` is `Durability.relaxed`.
-    public var durable = true
+    package var durable = true
     /// The first size of the memory map; it grows by itself.
-    public var initialMapSize = 64 << 20
+    package var initialMapSize = 64 << 20
     /// Permissions of new database files (the directory gets the same, plus search
     /// permission wherever read is granted).
-    public var fileMode: UInt16 = 0o600
+    package var fileMode: UInt16 = 0o600
     /// Open a backup's copy to look at it: read-only, and without creating a lock file.
-    public var inspectOnly = false
+    package var inspectOnly = false
 
-    public init() {}
+    package init() {}
   }
 
-  public let options: Options
+  package let options: Options
   let environment: Environment
   let tables: Tables
   let registry: CollectionRegistry
@@ -37,7 +37,7 @@ public final class DocumentStore: Sendable {
   private let isClosed = Atomic<Bool>(false)
 
   /// The database directory's canonical path.
-  public var path: String { environment.path }
+  package var path: String { environment.path }
 
   /// Opens (or, unless read-only, creates) the database in directory `path`.
   ///
@@ -46,7 +46,7 @@ public final class DocumentStore: Sendable {
   ///   for a newer format; `dataLoss` when the files are not a Hearth database, or are
   ///   damaged (an empty or truncated `data.mdb`, damaged pages: see
   ///   `Environment+Verification.swift`).
-  public convenience init(path: String, options: Options = Options()) throws {
+  package convenience init(path: String, options: Options = Options()) throws {
     do {
       try self.init(reportingDamageOf: path, options: options)
     } catch let damage as StorageDamage {
@@ -108,7 +108,7 @@ public final class DocumentStore: Sendable {
 
   /// Closes the database; later calls fail with `failedPrecondition`. Closing twice is
   /// harmless.
-  public func close() {
+  package func close() {
     if isClosed.exchange(true, ordering: .acquiringAndReleasing) { return }
     followerSlot.withLock { $0 }?.storeClosed()
     environment.close()
@@ -144,7 +144,7 @@ public final class DocumentStore: Sendable {
   // MARK: - Transactions
 
   /// Runs `body` on one consistent snapshot.
-  public func read<R>(_ body: (StoreReader) throws -> R) throws -> R {
+  package func read<R>(_ body: (StoreReader) throws -> R) throws -> R {
     try guarded {
       try environment.read { txn in try body(StoreReader(store: self, txn: txn)) }
     }
@@ -154,7 +154,7 @@ public final class DocumentStore: Sendable {
   /// one atomic commit: `body`'s reads see the state the writes apply to. A throw from
   /// `body` or from any write aborts everything. `body` may run again when the database
   /// had to grow, as Firestore transactions may.
-  public func transact<R>(_ body: (StoreReader) throws -> (result: R, writes: [Write])) throws -> (R, CommitResult) {
+  package func transact<R>(_ body: (StoreReader) throws -> (result: R, writes: [Write])) throws -> (R, CommitResult) {
     guard !options.readOnly else {
       throw HearthError(.failedPrecondition, "The database at \(path) is open read-only")
     }
@@ -181,7 +181,7 @@ public final class DocumentStore: Sendable {
 
   /// Commits `writes` atomically.
   @discardableResult
-  public func commit(_ writes: [Write]) throws -> CommitResult {
+  package func commit(_ writes: [Write]) throws -> CommitResult {
     try transact { _ in ((), writes) }.1
   }
 
@@ -224,12 +224,12 @@ public final class DocumentStore: Sendable {
 }
 
 /// What a commit did.
-public struct CommitResult: Sendable {
+package struct CommitResult: Sendable {
   /// The commit's time: every written document's update time, and the value of
   /// `serverTimestamp()`.
-  public var commitTime: Timestamp
+  package var commitTime: Timestamp
   /// The documents written or deleted, in write order (a key may repeat).
-  public var changedKeys: [DocumentKey]
+  package var changedKeys: [DocumentKey]
   /// The commit's entry in the change log (0 when it wrote none).
   var logSequence: UInt64 = 0
   /// Each written document as stored (`nil` for a deleted one), when the store is

@@ -1,13 +1,13 @@
 /// The rules every stored document obeys (docs/semantics.md, "Values"), checked on the final
 /// document of each write, after transforms, whoever wrote it (API, shell or import).
-public enum DocumentValidation {
+package enum DocumentValidation {
   /// Firestore's limit: 1 MiB by its size rules.
-  public static let maxDocumentSize = 1_048_576
+  package static let maxDocumentSize = 1_048_576
   /// Maps and arrays nest at most this deep.
-  public static let maxDepth = 20
+  package static let maxDepth = 20
 
   /// - Throws: `invalidArgument` naming the document, the field and the rule broken.
-  public static func validate(_ fields: [String: Value], of key: DocumentKey) throws {
+  package static func validate(_ fields: [String: Value], of key: DocumentKey) throws {
     var path: [String] = []
     try validateMap(fields, at: &path, depth: 0, key: key)
     let size = documentSize(key: key, fields: fields)
@@ -20,7 +20,7 @@ public enum DocumentValidation {
 
   /// Checks a field name for writes: not empty, and not beginning and ending with `__`
   /// (which, as in the Firebase SDK, includes `__` and `___`).
-  public static func problem(withFieldName name: String) -> String? {
+  package static func problem(withFieldName name: String) -> String? {
     if name.isEmpty { return "Document fields must not be empty" }
     if name.hasPrefix("__") && name.hasSuffix("__") {
       return "Document fields cannot begin and end with \"__\""
@@ -87,7 +87,7 @@ public enum DocumentValidation {
 
   /// A document's size by Firestore's rules: the name (each segment's bytes + 1, + 16),
   /// each field name's bytes + 1 and value, + 32.
-  public static func documentSize(key: DocumentKey, fields: [String: Value]) -> Int {
+  package static func documentSize(key: DocumentKey, fields: [String: Value]) -> Int {
     nameSize(key) + mapSize(fields) + 32
   }
 

@@ -4,7 +4,7 @@ import HearthStorage
 extension DocumentStore {
   /// The file of indexes Hearth loads when it opens a database: beside its data, in the
   /// format of Firestore's `firestore.indexes.json`.
-  public static let indexFileName = "firestore.indexes.json"
+  package static let indexFileName = "firestore.indexes.json"
 
   /// Declares indexes and field overrides, adding to those already declared (an index
   /// declared again is left alone; an override replaces the one for its field). New
@@ -12,7 +12,7 @@ extension DocumentStore {
   /// automatic entries, all in one commit.
   ///
   /// - Throws: `failedPrecondition` when read-only; storage errors.
-  public func declareIndexes(_ file: IndexFile) throws {
+  package func declareIndexes(_ file: IndexFile) throws {
     guard !options.readOnly else {
       throw HearthError(.failedPrecondition, "The database at \(path) is open read-only")
     }
@@ -40,7 +40,7 @@ extension DocumentStore {
   ///   dropped); `invalidArgument` for field overrides; `failedPrecondition` when
   ///   read-only.
   @discardableResult
-  public func dropIndexes(_ file: IndexFile) throws -> Int {
+  package func dropIndexes(_ file: IndexFile) throws -> Int {
     guard !options.readOnly else {
       throw HearthError(.failedPrecondition, "The database at \(path) is open read-only")
     }
@@ -56,7 +56,7 @@ extension DocumentStore {
   }
 
   /// The declared indexes and overrides.
-  public func declaredIndexes() throws -> IndexFile {
+  package func declaredIndexes() throws -> IndexFile {
     try read { try catalog.current(in: $0.txn).file }
   }
 

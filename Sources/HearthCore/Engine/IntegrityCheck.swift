@@ -2,15 +2,15 @@ import Foundation
 import HearthStorage
 
 /// What `DocumentStore.check()` found.
-public struct IntegrityReport: Sendable {
+package struct IntegrityReport: Sendable {
   /// Each problem, naming the document path or the table involved (at most
   /// `IntegrityCheck.maxProblems`, then a line saying how many more).
-  public var problems: [String] = []
-  public var documents = 0
-  public var indexEntries = 0
-  public var collections = 0
+  package var problems: [String] = []
+  package var documents = 0
+  package var indexEntries = 0
+  package var collections = 0
 
-  public var ok: Bool { problems.isEmpty }
+  package var ok: Bool { problems.isEmpty }
 }
 
 extension DocumentStore {
@@ -26,7 +26,7 @@ extension DocumentStore {
   ///
   /// It reads every document once and looks up each expected index entry: time grows with
   /// the database, memory does not.
-  public func check(progress: ProgressHandler? = nil) throws -> IntegrityReport {
+  package func check(progress: ProgressHandler? = nil) throws -> IntegrityReport {
     try readVerified(always: true) { reader, verification in
       if let verification, !verification.isIntact { return DamageReport(verification).integrityReport }
       var check = IntegrityCheck(reader: reader, progress: progress)
@@ -39,7 +39,7 @@ extension DocumentStore {
   /// truncated `data.mdb`, damaged meta pages or pages) and the documents lost.
   ///
   /// - Throws: `notFound` when there is no database at `path`; `permissionDenied`.
-  public static func check(path: String, progress: ProgressHandler? = nil) throws -> IntegrityReport {
+  package static func check(path: String, progress: ProgressHandler? = nil) throws -> IntegrityReport {
     var options = Options()
     options.readOnly = true
     let store: DocumentStore

@@ -1,7 +1,7 @@
 extension StoreReader {
   /// Up to `limit` keys of documents in the collection at `path` and in every collection
   /// below it.
-  public func documentKeys(inTreeOf path: ResourcePath, limit: Int) throws -> [DocumentKey] {
+  package func documentKeys(inTreeOf path: ResourcePath, limit: Int) throws -> [DocumentKey] {
     guard let number = try store.registry.number(of: path, in: txn) else { return [] }
     var keys: [DocumentKey] = []
     try collectKeys(in: number, path: path, limit: limit, into: &keys)
@@ -10,7 +10,7 @@ extension StoreReader {
 
   /// Up to `limit` keys: the document itself (when it exists) and the documents of every
   /// collection below it.
-  public func documentKeys(inTreeOf key: DocumentKey, limit: Int) throws -> [DocumentKey] {
+  package func documentKeys(inTreeOf key: DocumentKey, limit: Int) throws -> [DocumentKey] {
     var keys: [DocumentKey] = try document(key) != nil ? [key] : []
     for id in try registeredCollectionIDs(under: key) where keys.count < limit {
       keys += try documentKeys(inTreeOf: key.path.appending(id), limit: limit - keys.count)
@@ -51,12 +51,12 @@ extension DocumentStore {
   static let recursiveDeleteChunk = 5_000
 
   /// Deletes every document in the collection at `path` and below it.
-  public func deleteRecursively(collection path: ResourcePath) throws {
+  package func deleteRecursively(collection path: ResourcePath) throws {
     try deleteInChunks { reader in try reader.documentKeys(inTreeOf: path, limit: DocumentStore.recursiveDeleteChunk) }
   }
 
   /// Deletes the document and every document below it.
-  public func deleteRecursively(document key: DocumentKey) throws {
+  package func deleteRecursively(document key: DocumentKey) throws {
     try deleteInChunks { reader in try reader.documentKeys(inTreeOf: key, limit: DocumentStore.recursiveDeleteChunk) }
   }
 

@@ -3,7 +3,7 @@ import HearthStorage
 /// Reads documents and collections from one snapshot: a read transaction, or the write
 /// transaction of a commit (where it sees the state the commit's writes apply to).
 /// Valid only inside the closure that received it.
-public struct StoreReader {
+package struct StoreReader {
   let store: DocumentStore
   let txn: ReadTransaction
 
@@ -13,14 +13,14 @@ public struct StoreReader {
   /// The document at `key`, or `nil` when it does not exist.
   ///
   /// - Throws: `dataLoss` when its stored bytes are damaged.
-  public func document(_ key: DocumentKey) throws -> StoredDocument? {
+  package func document(_ key: DocumentKey) throws -> StoredDocument? {
     try withDocumentBytes(key) { try DocumentCodec.decode($0, key: key) }
   }
 
   /// Calls `body` with the stored bytes of the document at `key` (valid only inside
   /// `body`), so callers can decode them into what they need; `nil` when it does not
   /// exist. `hint` remembers the collection's number for the next read of a reference.
-  public func withDocumentBytes<R>(
+  package func withDocumentBytes<R>(
     _ key: DocumentKey, hint: CollectionHint? = nil, _ body: (UnsafeRawBufferPointer) throws -> R
   ) throws -> R? {
     let number: CollectionNumber
@@ -42,12 +42,12 @@ public struct StoreReader {
   /// of a reference.
   ///
   /// - Throws: `dataLoss` when its stored bytes are damaged.
-  public func encodedDocument(_ key: DocumentKey, hint: CollectionHint? = nil) throws -> EncodedDocument? {
+  package func encodedDocument(_ key: DocumentKey, hint: CollectionHint? = nil) throws -> EncodedDocument? {
     try withDocumentBytes(key, hint: hint) { try EncodedDocument(key: key, verifying: $0) }
   }
 
   /// Every document of the collection at `path` as verified bytes, in document-ID order.
-  public func encodedDocuments(inCollection path: ResourcePath) throws -> [EncodedDocument] {
+  package func encodedDocuments(inCollection path: ResourcePath) throws -> [EncodedDocument] {
     var documents: [EncodedDocument] = []
     try forEachDocumentBytes(inCollection: path) { key, bytes in
       documents.append(try EncodedDocument(key: key, verifying: bytes))
@@ -58,7 +58,7 @@ public struct StoreReader {
 
   /// Calls `body` with the key and stored bytes (valid only inside `body`) of each
   /// document of the collection at `path`, in document-ID order, until it returns `false`.
-  public func forEachDocumentBytes(
+  package func forEachDocumentBytes(
     inCollection path: ResourcePath, _ body: (DocumentKey, UnsafeRawBufferPointer) throws -> Bool
   ) throws {
     guard let number = try registry.number(of: path, in: txn) else { return }
@@ -76,7 +76,7 @@ public struct StoreReader {
 
   /// The IDs of the subcollections of `parent` (root collections when `nil`) that hold
   /// at least one document somewhere below them, sorted in UTF-8 byte order.
-  public func collectionIDs(under parent: DocumentKey?) throws -> [String] {
+  package func collectionIDs(under parent: DocumentKey?) throws -> [String] {
     let parentKey: [UInt8]
     if let parent {
       guard let number = try registry.number(ofCollectionOf: parent, in: txn) else { return [] }
@@ -93,7 +93,7 @@ public struct StoreReader {
   /// The IDs in the collection at `path`: its documents, and the IDs of missing
   /// documents that have subcollections with documents (Firestore's `listDocuments`),
   /// in document-ID order.
-  public func documentIDs(inCollection path: ResourcePath) throws -> [String] {
+  package func documentIDs(inCollection path: ResourcePath) throws -> [String] {
     guard let number = try registry.number(of: path, in: txn) else { return [] }
     var ids: [String] = []
     let prefix = number.bytes
@@ -142,7 +142,7 @@ public struct StoreReader {
   }
 
   /// The paths of every collection whose ID is `collectionID`, at any depth.
-  public func collectionGroup(_ collectionID: String) throws -> [ResourcePath] {
+  package func collectionGroup(_ collectionID: String) throws -> [ResourcePath] {
     try registry.group(collectionID, in: txn).map { try registry.path(of: $0, in: txn) }
   }
 }

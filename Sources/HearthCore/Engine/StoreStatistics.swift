@@ -2,29 +2,29 @@ import HearthStorage
 
 /// What `DocumentStore.statistics()` counts and measures. The counts come from one read
 /// snapshot; the sizes and readers are the environment's at about the same moment.
-public struct StoreStatistics: Sendable, Equatable {
+package struct StoreStatistics: Sendable, Equatable {
   /// Documents stored.
-  public var documents: Int
+  package var documents: Int
   /// Collections holding at least one document (an emptied collection stays registered
   /// but is not counted, as listings skip it).
-  public var collections: Int
+  package var collections: Int
   /// Entries of the automatic single-field indexes and of the declared indexes.
-  public var indexEntries: Int
+  package var indexEntries: Int
   /// Declared indexes: composite ones and collection-group single-field ones.
-  public var declaredIndexes: Int
+  package var declaredIndexes: Int
   /// The used part of `data.mdb`: pages up to the highest in use × `pageSize`. Free
   /// pages inside it, which LMDB reuses for later writes, count; a compacted copy
   /// (`backup`) can be smaller.
-  public var usedBytes: Int
-  public var pageSize: Int
+  package var usedBytes: Int
+  package var pageSize: Int
   /// The memory map's present size: what the database can grow to before the map grows.
-  public var mapSize: Int
+  package var mapSize: Int
   /// Reader slots held by processes that have the database open, this one included.
-  public var readers: Int
+  package var readers: Int
   /// The most reader slots LMDB allows at once.
-  public var maxReaders: Int
+  package var maxReaders: Int
   /// The processes holding reader slots: those that have the database open.
-  public var processes: Int
+  package var processes: Int
 }
 
 extension DocumentStore {
@@ -35,7 +35,7 @@ extension DocumentStore {
   /// first (plain reads of the whole file), since the seeks cross every table.
   ///
   /// - Throws: `dataLoss` for a damaged file.
-  public func statistics() throws -> StoreStatistics {
+  package func statistics() throws -> StoreStatistics {
     let (documents, collections, indexEntries, declared) = try readIntact { reader in
       (
         try reader.txn.count(tables.documents), try reader.collectionsWithDocuments(),

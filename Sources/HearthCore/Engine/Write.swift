@@ -6,8 +6,8 @@
 /// `setData(mergeFields:)` are `.patch` with the merged paths as mask; `updateData` is
 /// `.patch` with `precondition: .exists(true)`; `create` is `.set` with
 /// `.exists(false)`; `delete` is `.delete`.
-public struct Write: Sendable {
-  public enum Kind: Sendable {
+package struct Write: Sendable {
+  package enum Kind: Sendable {
     /// Replace the whole document with these fields.
     case set([String: Value])
     /// For each path of `mask`: set it to its value in `fields`, or delete it when
@@ -16,19 +16,19 @@ public struct Write: Sendable {
     case delete
   }
 
-  public enum Precondition: Sendable, Equatable {
+  package enum Precondition: Sendable, Equatable {
     case none
     /// The document must exist (`true`, else `notFound`) or must not (`false`, else
     /// `alreadyExists`).
     case exists(Bool)
   }
 
-  public var key: DocumentKey
-  public var kind: Kind
-  public var transforms: [FieldTransform]
-  public var precondition: Precondition
+  package var key: DocumentKey
+  package var kind: Kind
+  package var transforms: [FieldTransform]
+  package var precondition: Precondition
 
-  public init(key: DocumentKey, kind: Kind, transforms: [FieldTransform] = [], precondition: Precondition = .none) {
+  package init(key: DocumentKey, kind: Kind, transforms: [FieldTransform] = [], precondition: Precondition = .none) {
     self.key = key
     self.kind = kind
     self.transforms = transforms
@@ -37,11 +37,11 @@ public struct Write: Sendable {
 }
 
 /// A transform of one field, computed from the field's value after the plain write.
-public struct FieldTransform: Sendable {
-  public var path: FieldPath
-  public var operation: TransformOperation
+package struct FieldTransform: Sendable {
+  package var path: FieldPath
+  package var operation: TransformOperation
 
-  public init(path: FieldPath, operation: TransformOperation) {
+  package init(path: FieldPath, operation: TransformOperation) {
     self.path = path
     self.operation = operation
   }

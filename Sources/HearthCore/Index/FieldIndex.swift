@@ -12,16 +12,16 @@ import HearthStorage
 /// so queries re-check and re-sort the documents under it. A field whose path alone is
 /// too long to leave room for a value (`maxPathBytes`) is not indexed, and queries on it
 /// scan.
-public enum FieldIndex {
-  public enum Kind: UInt8, Sendable {
+package enum FieldIndex {
+  package enum Kind: UInt8, Sendable {
     case value = 1
     case arrayElement = 2
   }
 
   /// LMDB's default (and Debian's) largest key.
-  public static let maxKeyBytes = 511
+  package static let maxKeyBytes = 511
   /// The longest escaped field path that is indexed.
-  public static let maxPathBytes = 200
+  package static let maxPathBytes = 200
 
   /// The bytes every entry of one field's index starts with, or `nil` when the path is
   /// too long to index.
@@ -42,7 +42,7 @@ public enum FieldIndex {
   }
 
   /// Whether queries can use an index on `path` (its path is short enough).
-  public static func isIndexed(_ path: FieldPath) -> Bool {
+  package static func isIndexed(_ path: FieldPath) -> Bool {
     prefix(.value, .root, path) != nil
   }
 

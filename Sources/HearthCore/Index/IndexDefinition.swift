@@ -1,8 +1,8 @@
 /// A declared index, in the terms of Firestore's `firestore.indexes.json`: a composite
 /// index over several fields, or (from `fieldOverrides`) a single-field index with
 /// collection-group scope.
-public struct IndexDefinition: Sendable, Hashable, CustomStringConvertible {
-  public enum Scope: String, Sendable, Hashable {
+package struct IndexDefinition: Sendable, Hashable, CustomStringConvertible {
+  package enum Scope: String, Sendable, Hashable {
     /// Each collection with the ID `collectionGroup`, separately (queries on one collection).
     case collection = "COLLECTION"
     /// Every collection with that ID together (collection-group queries).
@@ -10,25 +10,25 @@ public struct IndexDefinition: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// How one field is indexed: ordered, or by array element (`arrayConfig: CONTAINS`).
-  public enum Mode: Sendable, Hashable {
+  package enum Mode: Sendable, Hashable {
     case ascending, descending, contains
   }
 
-  public struct Field: Sendable, Hashable {
-    public var path: FieldPath
-    public var mode: Mode
+  package struct Field: Sendable, Hashable {
+    package var path: FieldPath
+    package var mode: Mode
 
-    public init(path: FieldPath, mode: Mode) {
+    package init(path: FieldPath, mode: Mode) {
       self.path = path
       self.mode = mode
     }
   }
 
-  public var collectionGroup: String
-  public var scope: Scope
-  public var fields: [Field]
+  package var collectionGroup: String
+  package var scope: Scope
+  package var fields: [Field]
 
-  public init(collectionGroup: String, scope: Scope, fields: [Field]) {
+  package init(collectionGroup: String, scope: Scope, fields: [Field]) {
     self.collectionGroup = collectionGroup
     self.scope = scope
     self.fields = fields
@@ -37,19 +37,19 @@ public struct IndexDefinition: Sendable, Hashable, CustomStringConvertible {
   /// The document ID's direction: that of the last ordered field.
   var namesDescending: Bool { fields.last(where: { $0.mode != .contains })?.mode == .descending }
 
-  public var description: String { IndexFile.json(for: self).serialized() }
+  package var description: String { IndexFile.json(for: self).serialized() }
 }
 
 /// A single-field setting from `fieldOverrides`: which automatic indexes a field of one
 /// collection group has (none, to exempt it from indexing).
-public struct FieldOverride: Sendable, Hashable {
-  public var collectionGroup: String
-  public var path: FieldPath
+package struct FieldOverride: Sendable, Hashable {
+  package var collectionGroup: String
+  package var path: FieldPath
   /// The collection-scope indexes kept: `.ascending`/`.descending` keep the value index
   /// (one serves both directions), `.contains` the array index.
-  public var collectionModes: Set<IndexDefinition.Mode>
+  package var collectionModes: Set<IndexDefinition.Mode>
 
-  public init(collectionGroup: String, path: FieldPath, collectionModes: Set<IndexDefinition.Mode>) {
+  package init(collectionGroup: String, path: FieldPath, collectionModes: Set<IndexDefinition.Mode>) {
     self.collectionGroup = collectionGroup
     self.path = path
     self.collectionModes = collectionModes
@@ -68,11 +68,11 @@ public struct FieldOverride: Sendable, Hashable {
 ///
 /// A `fieldOverrides` entry's `COLLECTION_GROUP` indexes become single-field definitions
 /// with group scope; its `COLLECTION` indexes say which automatic indexes the field keeps.
-public struct IndexFile: Sendable, Hashable {
-  public var indexes: [IndexDefinition] = []
-  public var fieldOverrides: [FieldOverride] = []
+package struct IndexFile: Sendable, Hashable {
+  package var indexes: [IndexDefinition] = []
+  package var fieldOverrides: [FieldOverride] = []
 
-  public init(indexes: [IndexDefinition] = [], fieldOverrides: [FieldOverride] = []) {
+  package init(indexes: [IndexDefinition] = [], fieldOverrides: [FieldOverride] = []) {
     self.indexes = indexes
     self.fieldOverrides = fieldOverrides
   }
@@ -80,7 +80,7 @@ public struct IndexFile: Sendable, Hashable {
   /// Parses the file's text.
   ///
   /// - Throws: `invalidArgument` naming the entry and what is wrong with it.
-  public static func parse(_ text: String) throws -> IndexFile {
+  package static func parse(_ text: String) throws -> IndexFile {
     let root: JSONValue
     do { root = try JSONParser.parse(text) } catch {
       throw HearthError.invalidArgument("Invalid index file: \(error)")
@@ -212,7 +212,7 @@ public struct IndexFile: Sendable, Hashable {
   }
 
   /// The file's text, as Firestore's CLI writes it.
-  public func serialized(pretty: Bool = true) -> String {
+  package func serialized(pretty: Bool = true) -> String {
     let overrides = overridesJSON
     let composite = indexes.filter { index in
       !(index.scope == .collectionGroup && index.fields.count == 1
@@ -225,7 +225,7 @@ public struct IndexFile: Sendable, Hashable {
   }
 
   /// One index entry as JSON.
-  public static func json(for index: IndexDefinition) -> JSONValue {
+  package static func json(for index: IndexDefinition) -> JSONValue {
     .object([
       ("collectionGroup", .string(index.collectionGroup)), ("queryScope", .string(index.scope.rawValue)),
       (

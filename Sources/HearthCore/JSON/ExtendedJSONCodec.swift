@@ -31,9 +31,9 @@ import Foundation
 /// ExtendedJSONCodec.json(fields: fields).serialized()
 /// // {"when":{"$timestamp":"2026-11-29T10:00:00Z"}}
 /// ```
-public enum ExtendedJSONCodec {
+package enum ExtendedJSONCodec {
   /// The tags, in the order help texts list them.
-  public static let tags = ["$timestamp", "$ref", "$geo", "$bytes", "$double", "$literal"]
+  package static let tags = ["$timestamp", "$ref", "$geo", "$bytes", "$double", "$literal"]
 
   // MARK: - Reading
 
@@ -41,20 +41,21 @@ public enum ExtendedJSONCodec {
   ///
   /// - Throws: `invalidArgument`: `Invalid JSON at line 1, column 17: expected ',' or '}',
   ///   found 'x'` for bad syntax, or a tag problem naming the field.
-  public static func fields(fromText text: String, maxDepth: Int = JSONParser.defaultMaxDepth) throws -> [String: Value]
+  package static func fields(fromText text: String, maxDepth: Int = JSONParser.defaultMaxDepth) throws -> [String:
+    Value]
   {
     try fields(from: parse(text, maxDepth: maxDepth))
   }
 
   /// Parses `text` as one extended-JSON value.
-  public static func value(fromText text: String, maxDepth: Int = JSONParser.defaultMaxDepth) throws -> Value {
+  package static func value(fromText text: String, maxDepth: Int = JSONParser.defaultMaxDepth) throws -> Value {
     try value(from: parse(text, maxDepth: maxDepth))
   }
 
   /// The fields of a document: `json` must be an object (a `$literal` one included).
   ///
   /// - Throws: `invalidArgument` when `json` is not an object or holds a bad tag.
-  public static func fields(from json: JSONValue) throws -> [String: Value] {
+  package static func fields(from json: JSONValue) throws -> [String: Value] {
     let value = try value(from: json)
     guard case .map(let fields) = value else {
       throw HearthError.invalidArgument(
@@ -66,12 +67,12 @@ public enum ExtendedJSONCodec {
   /// One value.
   ///
   /// - Throws: `invalidArgument` for an unknown tag or a malformed tag value.
-  public static func value(from json: JSONValue) throws -> Value {
+  package static func value(from json: JSONValue) throws -> Value {
     try decode(json, at: Location())
   }
 
   /// The JSON parser's error as a `HearthError`, the form every caller reports.
-  public static func parse(_ text: String, maxDepth: Int = JSONParser.defaultMaxDepth) throws -> JSONValue {
+  package static func parse(_ text: String, maxDepth: Int = JSONParser.defaultMaxDepth) throws -> JSONValue {
     do {
       return try JSONParser.parse(text, maxDepth: maxDepth)
     } catch {
@@ -202,12 +203,12 @@ public enum ExtendedJSONCodec {
   // MARK: - Writing
 
   /// The fields of a document as a JSON object, keys in UTF-8 byte order.
-  public static func json(fields: [String: Value]) -> JSONValue {
+  package static func json(fields: [String: Value]) -> JSONValue {
     .object(Value.sortedKeys(fields).map { ($0, json(from: fields[$0]!)) })
   }
 
   /// One value, in the form `value(from:)` reads back identically.
-  public static func json(from value: Value) -> JSONValue {
+  package static func json(from value: Value) -> JSONValue {
     switch value {
     case .null: return .null
     case .boolean(let b): return .bool(b)

@@ -3,20 +3,20 @@
 /// The position is where the problem was seen: `line` and `column` (both from 1; columns
 /// count Unicode scalars, as an editor does) for people, `offset` (UTF-8 bytes from 0) for
 /// tools. `description` reads `line 1, column 17: expected ',' or '}', found 'x'`.
-public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertible {
-  public let message: String
-  public let line: Int
-  public let column: Int
-  public let offset: Int
+package struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertible {
+  package let message: String
+  package let line: Int
+  package let column: Int
+  package let offset: Int
 
-  public init(message: String, line: Int, column: Int, offset: Int) {
+  package init(message: String, line: Int, column: Int, offset: Int) {
     self.message = message
     self.line = line
     self.column = column
     self.offset = offset
   }
 
-  public var description: String { "line \(line), column \(column): \(message)" }
+  package var description: String { "line \(line), column \(column): \(message)" }
 }
 
 /// A strict JSON parser (RFC 8259) that keeps integers apart from doubles and objects in
@@ -36,22 +36,22 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
 /// try JSONParser.parse("{\"a\": 1 \"b\": 2}")
 /// // throws JSONParseError: line 1, column 10: expected ',' or '}', found '"'
 /// ```
-public enum JSONParser {
+package enum JSONParser {
   /// Arrays and objects nest at most this deep by default: far beyond Firestore's 20
   /// levels (plus extended JSON's wrappers), far below what would strain the stack.
-  public static let defaultMaxDepth = 64
+  package static let defaultMaxDepth = 64
 
   /// Parses one JSON value; surrounding whitespace (and a leading byte-order mark) is
   /// allowed, anything else after the value is an error.
   ///
   /// - Throws: `JSONParseError` with the position of the first problem.
-  public static func parse(_ text: String, maxDepth: Int = defaultMaxDepth) throws(JSONParseError) -> JSONValue {
+  package static func parse(_ text: String, maxDepth: Int = defaultMaxDepth) throws(JSONParseError) -> JSONValue {
     var scanner = Scanner(bytes: Array(text.utf8), maxDepth: maxDepth)
     return try scanner.parseDocument()
   }
 
   /// Parses UTF-8 bytes (a file's contents). Invalid UTF-8 is an error at its position.
-  public static func parse(utf8 bytes: [UInt8], maxDepth: Int = defaultMaxDepth) throws(JSONParseError) -> JSONValue {
+  package static func parse(utf8 bytes: [UInt8], maxDepth: Int = defaultMaxDepth) throws(JSONParseError) -> JSONValue {
     var scanner = Scanner(bytes: bytes, maxDepth: maxDepth)
     if let bad = firstInvalidUTF8Offset(bytes) {
       throw scanner.error("invalid UTF-8 byte 0x\(String(bytes[bad], radix: 16, uppercase: true))", at: bad)

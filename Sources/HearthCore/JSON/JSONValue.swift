@@ -13,7 +13,7 @@
 /// value["score"]  // .double(2.0)
 /// JSONWriter().string(from: value)  // {"name":"Alice","age":30,"score":2.0}
 /// ```
-public enum JSONValue: Sendable {
+package enum JSONValue: Sendable {
   case null
   case bool(Bool)
   /// A number written without fraction or exponent, which fits in 64 bits.
@@ -27,13 +27,13 @@ public enum JSONValue: Sendable {
 
   /// The value of the member `key` of an object (the first, if a built object repeats a
   /// key); `nil` for a missing key or a value that is not an object.
-  public subscript(key: String) -> JSONValue? {
+  package subscript(key: String) -> JSONValue? {
     guard case .object(let members) = self else { return nil }
     return members.first { $0.key == key }?.value
   }
 
   /// The name of the JSON type, for messages ("expected a string, found a number").
-  public var typeName: String {
+  package var typeName: String {
     switch self {
     case .null: "null"
     case .bool: "a boolean"
@@ -49,7 +49,7 @@ extension JSONValue: Equatable {
   /// Structural equality of the JSON text's meaning: same types, same member order, and
   /// doubles with the same bits (so `-0.0` differs from `0.0`, and a NaN built in code
   /// equals any NaN). `.integer(2)` and `.double(2)` differ, as they do when stored.
-  public static func == (a: JSONValue, b: JSONValue) -> Bool {
+  package static func == (a: JSONValue, b: JSONValue) -> Bool {
     switch (a, b) {
     case (.null, .null): return true
     case (.bool(let x), .bool(let y)): return x == y

@@ -17,8 +17,8 @@
 /// //   "score": 2.0
 /// // }
 /// ```
-public struct JSONWriter: Sendable {
-  public enum Style: Sendable {
+package struct JSONWriter: Sendable {
+  package enum Style: Sendable {
     /// No whitespace at all: one line, the form for pipes, files and JSON Lines.
     case compact
     /// Two-space indentation, one member per line; a short container of plain values
@@ -27,15 +27,15 @@ public struct JSONWriter: Sendable {
   }
 
   /// Escape sequences put around each kind of token.
-  public struct Palette: Sendable {
-    public var key: String
-    public var string: String
-    public var number: String
+  package struct Palette: Sendable {
+    package var key: String
+    package var string: String
+    package var number: String
     /// `true`, `false` and `null`.
-    public var literal: String
-    public var reset: String
+    package var literal: String
+    package var reset: String
 
-    public init(key: String, string: String, number: String, literal: String, reset: String) {
+    package init(key: String, string: String, number: String, literal: String, reset: String) {
       self.key = key
       self.string = string
       self.number = number
@@ -45,26 +45,26 @@ public struct JSONWriter: Sendable {
 
     /// Bold blue keys, green strings, cyan numbers, magenta literals: readable on light
     /// and dark terminals alike.
-    public static let ansi = Palette(
+    package static let ansi = Palette(
       key: "\u{1B}[1;34m", string: "\u{1B}[32m", number: "\u{1B}[36m", literal: "\u{1B}[35m",
       reset: "\u{1B}[0m")
   }
 
-  public var style: Style
+  package var style: Style
   /// Colours, or `nil` for plain text.
-  public var palette: Palette?
+  package var palette: Palette?
 
   /// The widest container (in characters, without colours) that pretty output keeps on
   /// one line.
   static let inlineWidth = 64
 
-  public init(style: Style = .compact, palette: Palette? = nil) {
+  package init(style: Style = .compact, palette: Palette? = nil) {
     self.style = style
     self.palette = palette
   }
 
   /// The text of `value`, without a trailing newline.
-  public func string(from value: JSONValue) -> String {
+  package func string(from value: JSONValue) -> String {
     var output = ""
     write(value, indent: 0, into: &output)
     return output
@@ -193,7 +193,7 @@ public struct JSONWriter: Sendable {
 
   /// The JSON number for a finite double, reading back as the same double and as a
   /// double (`2.0`, `1e+16`, `-0.0`, `5e-324`); `nil` for NaN and infinities.
-  public static func format(_ double: Double) -> String? {
+  package static func format(_ double: Double) -> String? {
     guard double.isFinite else { return nil }
     // `description` is the shortest text that reads back as the same bits.
     let text = double.description
@@ -206,7 +206,7 @@ public struct JSONWriter: Sendable {
   /// `text` as a JSON string literal: `"` and `\` escaped, control characters as
   /// `\n`-style or `\u00XX` escapes (so no terminal escape sequence ever passes through),
   /// U+2028 and U+2029 escaped for JavaScript's sake; everything else as is.
-  public static func quoted(_ text: String) -> String {
+  package static func quoted(_ text: String) -> String {
     // Most strings need no escape: copy them whole. (0xE2 leads U+2028 and U+2029, and
     // other characters too, which the slow path copies as they are.)
     if !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F || $0 == 0xE2 }) {
@@ -241,7 +241,7 @@ public struct JSONWriter: Sendable {
 
 extension JSONValue {
   /// This value as JSON text: compact, or pretty with optional ANSI colours.
-  public func serialized(pretty: Bool = false, colored: Bool = false) -> String {
+  package func serialized(pretty: Bool = false, colored: Bool = false) -> String {
     JSONWriter(style: pretty ? .pretty : .compact, palette: colored ? .ansi : nil).string(from: self)
   }
 }

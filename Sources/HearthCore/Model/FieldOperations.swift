@@ -1,8 +1,8 @@
 /// Reading and changing fields by path inside a document's field map, and computing
 /// transforms — the pure part of applying a write.
-public enum FieldOperations {
+package enum FieldOperations {
   /// The value at `path`, or `nil` when a segment is missing or crosses a non-map.
-  public static func value(at path: FieldPath, in fields: [String: Value]) -> Value? {
+  package static func value(at path: FieldPath, in fields: [String: Value]) -> Value? {
     guard let first = path.first, let value = fields[first] else { return nil }
     if path.count == 1 { return value }
     guard case .map(let inner) = value else { return nil }
@@ -11,7 +11,7 @@ public enum FieldOperations {
 
   /// Sets `path` to `value`, creating maps along the way and replacing any non-map value
   /// that stands where a map is needed.
-  public static func set(_ value: Value, at path: FieldPath, in fields: inout [String: Value]) {
+  package static func set(_ value: Value, at path: FieldPath, in fields: inout [String: Value]) {
     guard let first = path.first else { return }
     if path.count == 1 {
       fields[first] = value
@@ -25,7 +25,7 @@ public enum FieldOperations {
   }
 
   /// Deletes `path`; nothing happens when it does not exist.
-  public static func delete(at path: FieldPath, in fields: inout [String: Value]) {
+  package static func delete(at path: FieldPath, in fields: inout [String: Value]) {
     guard let first = path.first else { return }
     if path.count == 1 {
       fields[first] = nil
@@ -39,7 +39,7 @@ public enum FieldOperations {
 
   /// Applies a patch: each masked path takes its value from `patch`, or is deleted when
   /// `patch` has none.
-  public static func apply(patch: [String: Value], mask: [FieldPath], to fields: inout [String: Value]) {
+  package static func apply(patch: [String: Value], mask: [FieldPath], to fields: inout [String: Value]) {
     for path in mask {
       if let value = value(at: path, in: patch) {
         set(value, at: path, in: &fields)
@@ -50,7 +50,7 @@ public enum FieldOperations {
   }
 
   /// The result of `operation` on a field whose current value is `previous`.
-  public static func transform(_ operation: TransformOperation, previous: Value?, commitTime: Timestamp) -> Value {
+  package static func transform(_ operation: TransformOperation, previous: Value?, commitTime: Timestamp) -> Value {
     switch operation {
     case .serverTimestamp:
       return .timestamp(commitTime)

@@ -5,31 +5,31 @@
 /// A path made with invalid names (an empty list, an empty name) can be built but is
 /// rejected with `invalidArgument` when a write or query uses it.
 public struct FieldPath: Hashable, Sendable, CustomStringConvertible {
-  public let segments: [String]
+  package let segments: [String]
 
   public init(_ fieldNames: [String]) { segments = fieldNames }
 
   /// The document's ID (`__name__`), for queries and ordering.
   public static func documentID() -> FieldPath { FieldPath(["__name__"]) }
 
-  public var isDocumentID: Bool { segments == ["__name__"] }
-  public var isEmpty: Bool { segments.isEmpty }
-  public var count: Int { segments.count }
-  public var first: String? { segments.first }
-  public var last: String? { segments.last }
+  package var isDocumentID: Bool { segments == ["__name__"] }
+  package var isEmpty: Bool { segments.isEmpty }
+  package var count: Int { segments.count }
+  package var first: String? { segments.first }
+  package var last: String? { segments.last }
 
-  public func appending(_ name: String) -> FieldPath { FieldPath(segments + [name]) }
-  public var dropFirst: FieldPath { FieldPath(Array(segments.dropFirst())) }
-  public var parent: FieldPath { FieldPath(Array(segments.dropLast())) }
+  package func appending(_ name: String) -> FieldPath { FieldPath(segments + [name]) }
+  package var dropFirst: FieldPath { FieldPath(Array(segments.dropFirst())) }
+  package var parent: FieldPath { FieldPath(Array(segments.dropLast())) }
 
   /// Whether `self` equals `other` or is one of its ancestors (`a` is a prefix of `a.b`).
-  public func isPrefix(of other: FieldPath) -> Bool {
+  package func isPrefix(of other: FieldPath) -> Bool {
     segments.count <= other.segments.count && zip(segments, other.segments).allSatisfy { $0 == $1 }
   }
 
   /// Firestore's canonical form: segments joined by `.`, each quoted with backticks unless
   /// it is a plain identifier (`` `a.b`.c ``), with `\` and `` ` `` escaped.
-  public var canonical: String {
+  package var canonical: String {
     segments.map { segment in
       if FieldPath.isPlainIdentifier(segment) { return segment }
       let escaped = segment.replacingOccurrences(of: "\\", with: "\\\\")
@@ -52,16 +52,16 @@ public struct FieldPath: Hashable, Sendable, CustomStringConvertible {
   /// 1,500. In update paths, masks and queries it already refuses a path of exactly
   /// 1,500 bytes ("property path is longer than 1500 bytes."); Hearth keeps 1,500 there
   /// too, so that every field a document can hold can also be updated and queried.
-  public static let maxBytes = 1500
+  package static let maxBytes = 1500
 
   /// The length in UTF-8 bytes of the path written with dots, without quoting (`a.b` is
   /// 3): what Firestore's limit counts.
-  public var dottedByteCount: Int {
+  package var dottedByteCount: Int {
     segments.reduce(Swift.max(segments.count - 1, 0)) { $0 + $1.utf8.count }
   }
 
   /// Why the path is longer than Firestore allows (naming it, cut short), or `nil`.
-  public var lengthProblem: String? {
+  package var lengthProblem: String? {
     let bytes = dottedByteCount
     guard bytes > FieldPath.maxBytes else { return nil }
     return "Field path \(ResourcePath.abbreviated(canonical)) is \(FieldPath.tooLong(bytes))"
@@ -84,7 +84,7 @@ public struct FieldPath: Hashable, Sendable, CustomStringConvertible {
   /// `mergeFields` are read.
   ///
   /// - Throws: `invalidArgument` for an empty path or segment, or the characters `~*/[]`.
-  public static func parse(dotted string: String) throws -> FieldPath {
+  package static func parse(dotted string: String) throws -> FieldPath {
     // One pass over the UTF-8 bytes (the reserved characters are all ASCII).
     if string.utf8.contains(where: { [0x7E, 0x2A, 0x2F, 0x5B, 0x5D].contains($0) }) {
       throw HearthError.invalidArgument(
@@ -114,7 +114,7 @@ public struct FieldPath: Hashable, Sendable, CustomStringConvertible {
   ///
   /// - Throws: `invalidArgument` for an empty path or name, a backtick left open, or the
   ///   characters `~*/[]` outside backticks.
-  public static func parse(canonical string: String) throws -> FieldPath {
+  package static func parse(canonical string: String) throws -> FieldPath {
     guard string.contains("`") else { return try parse(dotted: string) }
     var segments: [String] = []
     var segment = ""
@@ -155,7 +155,7 @@ public struct FieldPath: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// Checks a path built from names (`FieldPath([...])`).
-  public func validate() throws {
+  package func validate() throws {
     if segments.isEmpty {
       throw HearthError.invalidArgument("Invalid field path. Provided names must not be empty.")
     }

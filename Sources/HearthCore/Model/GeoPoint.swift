@@ -10,7 +10,7 @@ public struct GeoPoint: Sendable, Hashable, Codable, CustomStringConvertible {
   }
 
   /// Why this point cannot be stored, or `nil` when it can.
-  public var rangeProblem: String? {
+  package var rangeProblem: String? {
     if !(latitude >= -90 && latitude <= 90) {
       return "GeoPoint requires a latitude value in the range of [-90, 90], but was \(latitude)"
     }

@@ -4,4 +4,4 @@
 ///
 /// In Model because work of several layers reports through it: the engine's `check` and
 /// the snapshots' export, import and backup.
-public typealias ProgressHandler = (_ done: Int, _ total: Int?) throws -> Void
+package typealias ProgressHandler = (_ done: Int, _ total: Int?) throws -> Void

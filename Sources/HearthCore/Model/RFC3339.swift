@@ -1,7 +1,7 @@
 /// RFC 3339 timestamps in UTC (`2026-11-29T10:00:00.123456Z`), written and read without
 /// `DateFormatter`, exactly to the nanosecond, for the years 0001–9999.
-public enum RFC3339 {
-  public static func format(_ timestamp: Timestamp) -> String {
+package enum RFC3339 {
+  package static func format(_ timestamp: Timestamp) -> String {
     let days = timestamp.seconds.floorDivided(by: 86_400)
     let secondOfDay = Int64(timestamp.seconds - days * 86_400)
     let (year, month, day) = civil(fromDays: days)
@@ -49,7 +49,7 @@ public enum RFC3339 {
   }
 
   /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)`; `nil` when malformed.
-  public static func parse(_ text: String) -> Timestamp? {
+  package static func parse(_ text: String) -> Timestamp? {
     let bytes = Array(text.utf8)
     var index = 0
     func number(_ digits: Int) -> Int64? {

@@ -2,61 +2,61 @@
 ///
 /// Paths are compared segment by segment (each by UTF-8 bytes), then by length, which is
 /// Firestore's document-ID (`__name__`) order.
-public struct ResourcePath: Hashable, Sendable, CustomStringConvertible {
-  public let segments: [String]
+package struct ResourcePath: Hashable, Sendable, CustomStringConvertible {
+  package let segments: [String]
 
   /// A path of already-valid segments. Use `parse` for user input.
-  public init(_ segments: [String]) { self.segments = segments }
+  package init(_ segments: [String]) { self.segments = segments }
 
-  public static let root = ResourcePath([])
+  package static let root = ResourcePath([])
 
   /// The longest ID Hearth stores, in UTF-8 bytes. Firestore allows 1,500; Hearth keeps a
   /// document's key (collection number + ID) and its index entries within LMDB's 511-byte
   /// key limit, so IDs stop at 256 bytes.
-  public static let maxIDBytes = 256
+  package static let maxIDBytes = 256
   /// The deepest nesting Hearth stores: 100 collections in a path, as in Firestore.
-  public static let maxCollectionDepth = 100
+  package static let maxCollectionDepth = 100
 
-  public var description: String { canonical }
+  package var description: String { canonical }
   /// The segments joined by `/`, without a leading slash.
-  public var canonical: String { segments.joined(separator: "/") }
-  public var count: Int { segments.count }
-  public var isEmpty: Bool { segments.isEmpty }
-  public var last: String? { segments.last }
+  package var canonical: String { segments.joined(separator: "/") }
+  package var count: Int { segments.count }
+  package var isEmpty: Bool { segments.isEmpty }
+  package var last: String? { segments.last }
 
   /// Segments are equal when their UTF-8 bytes are, as Firestore compares IDs (Swift's
   /// own `String ==` would also equate canonically equivalent spellings such as
   /// `"\u{E9}"` and `"e\u{301}"`, which are different IDs).
-  public static func == (a: ResourcePath, b: ResourcePath) -> Bool {
+  package static func == (a: ResourcePath, b: ResourcePath) -> Bool {
     a.segments.count == b.segments.count && zip(a.segments, b.segments).allSatisfy { Value.compareUTF8($0, $1) == 0 }
   }
 
-  public func hash(into hasher: inout Hasher) {
+  package func hash(into hasher: inout Hasher) {
     hasher.combine(segments.count)
     for var segment in segments {
       segment.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
     }
   }
 
-  public var parent: ResourcePath? {
+  package var parent: ResourcePath? {
     segments.isEmpty ? nil : ResourcePath(Array(segments.dropLast()))
   }
 
-  public func appending(_ segment: String) -> ResourcePath {
+  package func appending(_ segment: String) -> ResourcePath {
     var extended: [String] = []
     extended.reserveCapacity(segments.count + 1)
     extended += segments
     extended.append(segment)
     return ResourcePath(extended)
   }
-  public func appending(_ path: ResourcePath) -> ResourcePath { ResourcePath(segments + path.segments) }
+  package func appending(_ path: ResourcePath) -> ResourcePath { ResourcePath(segments + path.segments) }
 
-  public func isPrefix(of other: ResourcePath) -> Bool {
+  package func isPrefix(of other: ResourcePath) -> Bool {
     other.segments.count >= segments.count && zip(segments, other.segments).allSatisfy { $0 == $1 }
   }
 
   /// -1, 0 or 1: segment by segment in UTF-8 byte order, then the shorter path first.
-  public func compare(_ other: ResourcePath) -> Int {
+  package func compare(_ other: ResourcePath) -> Int {
     for (a, b) in zip(segments, other.segments) {
       let result = Value.compareUTF8(a, b)
       if result != 0 { return result }
@@ -70,7 +70,7 @@ public struct ResourcePath: Hashable, Sendable, CustomStringConvertible {
   /// ignored; `//`, an empty path, and invalid IDs are rejected.
   ///
   /// - Throws: `invalidArgument` naming the path and the rule broken.
-  public static func parse(_ string: String, what: String = "Path") throws -> ResourcePath {
+  package static func parse(_ string: String, what: String = "Path") throws -> ResourcePath {
     // One pass over the UTF-8 bytes: a path is parsed each time a reference is made.
     var copy = string
     let segments = copy.withUTF8 { bytes -> [String]? in
@@ -96,7 +96,7 @@ public struct ResourcePath: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// Checks every segment and the depth of an assembled path.
-  public func validate(original: String? = nil) throws {
+  package func validate(original: String? = nil) throws {
     let shown = original ?? canonical
     for segment in segments {
       if let problem = ResourcePath.problem(withID: segment) {
@@ -111,7 +111,7 @@ public struct ResourcePath: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// Why `id` cannot be a collection or document ID, or `nil` when it can.
-  public static func problem(withID id: String) -> String? {
+  package static func problem(withID id: String) -> String? {
     if id.isEmpty { return "IDs must not be empty." }
     if id.utf8.contains(UInt8(ascii: "/")) { return "ID '\(id)' must not contain '/'." }
     if id == "." || id == ".." { return "An ID must not be '.' or '..'." }
@@ -134,11 +134,11 @@ public struct ResourcePath: Hashable, Sendable, CustomStringConvertible {
 
 /// The key of a document: a path with an even number of segments
 /// (`users/alice`, `users/alice/posts/p1`).
-public struct DocumentKey: Hashable, Sendable, Comparable, CustomStringConvertible {
-  public let path: ResourcePath
+package struct DocumentKey: Hashable, Sendable, Comparable, CustomStringConvertible {
+  package let path: ResourcePath
 
   /// A key from a path known to have an even, non-zero number of valid segments.
-  public init(_ path: ResourcePath) {
+  package init(_ path: ResourcePath) {
     precondition(path.count >= 2 && path.count % 2 == 0, "not a document path: \(path)")
     self.path = path
   }
@@ -146,7 +146,7 @@ public struct DocumentKey: Hashable, Sendable, Comparable, CustomStringConvertib
   /// Parses a document path string.
   ///
   /// - Throws: `invalidArgument` for an invalid path or an odd number of segments.
-  public init(parsing string: String) throws {
+  package init(parsing string: String) throws {
     let path = try ResourcePath.parse(string, what: "Document path")
     guard path.count % 2 == 0 else {
       throw HearthError.invalidArgument(
@@ -156,13 +156,13 @@ public struct DocumentKey: Hashable, Sendable, Comparable, CustomStringConvertib
     self.path = path
   }
 
-  public var documentID: String { path.segments[path.count - 1] }
+  package var documentID: String { path.segments[path.count - 1] }
   /// The path of the collection holding the document.
-  public var collectionPath: ResourcePath { ResourcePath(Array(path.segments.dropLast())) }
+  package var collectionPath: ResourcePath { ResourcePath(Array(path.segments.dropLast())) }
   /// The collection's ID, the group a collection-group query matches.
-  public var collectionGroup: String { path.segments[path.count - 2] }
+  package var collectionGroup: String { path.segments[path.count - 2] }
 
-  public var description: String { path.canonical }
+  package var description: String { path.canonical }
 
-  public static func < (a: DocumentKey, b: DocumentKey) -> Bool { a.path.compare(b.path) < 0 }
+  package static func < (a: DocumentKey, b: DocumentKey) -> Bool { a.path.compare(b.path) < 0 }
 }

@@ -38,13 +38,13 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
   }
 
   /// Microseconds since the epoch (the stored precision), saturating at Int64's bounds.
-  public var microseconds: Int64 {
+  package var microseconds: Int64 {
     // Exact in 128 bits, then clamped: `seconds * 1_000_000` alone can overflow where the
     // sum fits (just above Int64.min), which used to saturate a representable value.
     Int64(clamping: Int128(seconds) * 1_000_000 + Int128(nanoseconds / 1000))
   }
 
-  public init(microseconds: Int64) {
+  package init(microseconds: Int64) {
     // Truncating division cannot overflow; a negative remainder borrows one second. (The
     // floored quotient times 1_000_000 overflowed, and trapped, within 10^6 of Int64.min:
     // a checksum-valid stored time could crash the document decoder.)
@@ -54,14 +54,14 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
   }
 
   /// This timestamp with its nanoseconds truncated to whole microseconds.
-  public var truncatedToMicroseconds: Timestamp {
+  package var truncatedToMicroseconds: Timestamp {
     Timestamp(seconds: seconds, nanoseconds: nanoseconds / 1000 * 1000)
   }
 
   /// -62135596800: 0001-01-01T00:00:00Z; 253402300799: 9999-12-31T23:59:59Z.
   static let validSeconds: ClosedRange<Int64> = -62_135_596_800...253_402_300_799
 
-  public var isInFirestoreRange: Bool { Timestamp.validSeconds.contains(seconds) }
+  package var isInFirestoreRange: Bool { Timestamp.validSeconds.contains(seconds) }
 
   public static func < (a: Timestamp, b: Timestamp) -> Bool {
     (a.seconds, a.nanoseconds) < (b.seconds, b.nanoseconds)
@@ -69,7 +69,7 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
 
   /// RFC 3339 in UTC with as many fraction digits as needed (up to nine), e.g.
   /// `2026-11-29T10:00:00.123456Z`.
-  public var rfc3339: String { RFC3339.format(self) }
+  package var rfc3339: String { RFC3339.format(self) }
 
   public var description: String {
     "Timestamp(seconds=\(seconds), nanoseconds=\(nanoseconds))"

@@ -1,5 +1,5 @@
 /// Firestore's field transforms (docs/semantics.md, "Writes").
-public enum TransformOperation: Sendable {
+package enum TransformOperation: Sendable {
   /// The commit time (the same value for every field of one commit).
   case serverTimestamp
   /// Adds a number: int + int saturates at Int64's bounds; any double makes a double;
@@ -15,7 +15,7 @@ public enum TransformOperation: Sendable {
   case maximum(Value)
 
   /// The name users wrote, for messages.
-  public var name: String {
+  package var name: String {
     switch self {
     case .serverTimestamp: "FieldValue.serverTimestamp()"
     case .increment: "FieldValue.increment()"

@@ -8,7 +8,7 @@ import Foundation
 /// `.integer(1) == .double(1.0)`, NaN equals NaN and sorts first, and `-0.0 == 0.0`.
 /// `isIdentical(to:)` is the stricter test (same type, same bits) that decides whether a
 /// stored value changed.
-public enum Value: Sendable {
+package enum Value: Sendable {
   case null
   case boolean(Bool)
   case integer(Int64)
@@ -28,7 +28,7 @@ public enum Value: Sendable {
   case map([String: Value])
 
   /// The rank of the value's type in Firestore's cross-type order.
-  public var typeOrder: TypeOrder {
+  package var typeOrder: TypeOrder {
     switch self {
     case .null: .null
     case .boolean: .boolean
@@ -44,14 +44,14 @@ public enum Value: Sendable {
   }
 
   /// Type ranks, in order.
-  public enum TypeOrder: Int, Sendable, Comparable {
+  package enum TypeOrder: Int, Sendable, Comparable {
     case null, boolean, number, timestamp, string, bytes, reference, geoPoint, array, map
 
-    public static func < (a: TypeOrder, b: TypeOrder) -> Bool { a.rawValue < b.rawValue }
+    package static func < (a: TypeOrder, b: TypeOrder) -> Bool { a.rawValue < b.rawValue }
   }
 
   /// The name of the type, for error messages ("expected a number but found a string").
-  public var typeName: String {
+  package var typeName: String {
     switch self {
     case .null: "null"
     case .boolean: "boolean"
@@ -67,10 +67,10 @@ public enum Value: Sendable {
     }
   }
 
-  public var isNaN: Bool {
+  package var isNaN: Bool {
     if case .double(let d) = self { return d.isNaN }
     return false
   }
 
-  public var isNumber: Bool { typeOrder == .number }
+  package var isNumber: Bool { typeOrder == .number }
 }

@@ -5,7 +5,7 @@ import Foundation
 /// that byte order agrees with `Value.compare`).
 extension Value: Comparable, Hashable {
   /// -1, 0 or 1 as `a` sorts before, with, or after `b`.
-  public static func compare(_ a: Value, _ b: Value) -> Int {
+  package static func compare(_ a: Value, _ b: Value) -> Int {
     switch (a, b) {
     case (.null, .null): return 0
     case (.boolean(let x), .boolean(let y)): return x == y ? 0 : (x ? 1 : -1)
@@ -32,12 +32,12 @@ extension Value: Comparable, Hashable {
     }
   }
 
-  public static func == (a: Value, b: Value) -> Bool { compare(a, b) == 0 }
-  public static func < (a: Value, b: Value) -> Bool { compare(a, b) < 0 }
+  package static func == (a: Value, b: Value) -> Bool { compare(a, b) == 0 }
+  package static func < (a: Value, b: Value) -> Bool { compare(a, b) < 0 }
 
   /// Hashes consistently with `==`: an integral double hashes as the integer, NaN as one
   /// value, `-0.0` as `0`, and a map independently of its key order.
-  public func hash(into hasher: inout Hasher) {
+  package func hash(into hasher: inout Hasher) {
     hasher.combine(typeOrder.rawValue)
     switch self {
     case .null: break
@@ -80,7 +80,7 @@ extension Value: Comparable, Hashable {
   /// Whether the two values are the same type with the same bits: `1` is not `1.0` and
   /// `-0.0` is not `0.0` here (though they are `==`). A rewrite that leaves every field
   /// identical is not a change.
-  public func isIdentical(to other: Value) -> Bool {
+  package func isIdentical(to other: Value) -> Bool {
     switch (self, other) {
     case (.null, .null): return true
     case (.boolean(let x), .boolean(let y)): return x == y
@@ -101,7 +101,7 @@ extension Value: Comparable, Hashable {
 
   /// `isIdentical(to:)` over two field maps (two documents' data). Keys must match byte
   /// for byte, not merely as equal Swift strings.
-  public static func identicalFields(_ x: [String: Value], _ y: [String: Value]) -> Bool {
+  package static func identicalFields(_ x: [String: Value], _ y: [String: Value]) -> Bool {
     guard x.count == y.count else { return false }
     for (key, value) in x {
       guard let index = y.index(forKey: key), compareUTF8(y[index].key, key) == 0,
@@ -139,7 +139,7 @@ extension Value: Comparable, Hashable {
 
   /// Strings by their UTF-8 bytes (Unicode code point order), not by Swift's
   /// canonical-equivalence comparison.
-  public static func compareUTF8(_ x: String, _ y: String) -> Int {
+  package static func compareUTF8(_ x: String, _ y: String) -> Int {
     let direct = x.utf8.withContiguousStorageIfAvailable { a in
       y.utf8.withContiguousStorageIfAvailable { b in compareRaw(UnsafeRawBufferPointer(a), UnsafeRawBufferPointer(b)) }
     }
@@ -180,7 +180,7 @@ extension Value: Comparable, Hashable {
   }
 
   /// A map's keys in byte order, the order of comparison and of encodings.
-  public static func sortedKeys(_ fields: [String: Value]) -> [String] {
+  package static func sortedKeys(_ fields: [String: Value]) -> [String] {
     fields.keys.sorted { compareUTF8($0, $1) < 0 }
   }
 }

@@ -1,36 +1,36 @@
 /// A live aggregation's view: the values last shown and, for a query without a limit,
 /// its members (`LiveAggregation`), kept from the changed documents alone; with a limit,
 /// the aggregation runs again.
-public struct AggregateView: LiveView {
+package struct AggregateView: LiveView {
   /// A result of the view: the aggregations' values, in `functions` order.
-  public struct Snapshot: Sendable {
-    public let values: [Value]
+  package struct Snapshot: Sendable {
+    package let values: [Value]
   }
 
-  public let model: QueryModel
-  public let functions: [AggregateFunction]
+  package let model: QueryModel
+  package let functions: [AggregateFunction]
   private let order: QueryOrder
   private let requireIndexes: Bool
   private var live: LiveAggregation?
   /// The values last returned.
-  public private(set) var values: [Value] = []
+  package private(set) var values: [Value] = []
 
-  public init(model: QueryModel, functions: [AggregateFunction], requireIndexes: Bool) {
+  package init(model: QueryModel, functions: [AggregateFunction], requireIndexes: Bool) {
     self.model = model
     self.functions = functions
     order = QueryOrder(model.orderBys)
     self.requireIndexes = requireIndexes
   }
 
-  public var scope: ObservationScope { ObservationScope(model.target) }
+  package var scope: ObservationScope { ObservationScope(model.target) }
 
-  public mutating func start(_ reader: StoreReader) throws -> Snapshot {
+  package mutating func start(_ reader: StoreReader) throws -> Snapshot {
     values = try evaluate(reader)
     return Snapshot(values: values)
   }
 
   /// The snapshot after `changes`, or `nil` when every value is the same, bit for bit.
-  public mutating func update(by changes: CommitChanges, reader: StoreReader) throws -> Snapshot? {
+  package mutating func update(by changes: CommitChanges, reader: StoreReader) throws -> Snapshot? {
     let next: [Value]
     if changes.everything || live == nil {
       next = try evaluate(reader)

@@ -3,7 +3,7 @@ import Synchronization
 
 /// What follows commits: a front end's listener, which drives its `LiveView` (a query,
 /// document or aggregation) and delivers the snapshots.
-public protocol CommitObserver: AnyObject, Sendable {
+package protocol CommitObserver: AnyObject, Sendable {
   /// Called after each commit that touches the observer's scope, one commit at a time
   /// and in commit order, with a reader on the state that commit left. It runs before
   /// the next commit of this process can begin, so it must be quick: compute, then hand
@@ -12,7 +12,7 @@ public protocol CommitObserver: AnyObject, Sendable {
 }
 
 /// What an observer watches: the commits that can change what it sees.
-public enum ObservationScope: Hashable, Sendable {
+package enum ObservationScope: Hashable, Sendable {
   /// The documents of one collection.
   case collection(ResourcePath)
   /// The documents of every collection with this ID.
@@ -21,7 +21,7 @@ public enum ObservationScope: Hashable, Sendable {
   case document(DocumentKey)
 
   /// The scope of a query's results.
-  public init(_ target: QueryModel.Target) {
+  package init(_ target: QueryModel.Target) {
     switch target {
     case .collection(let path): self = .collection(path)
     case .group(let id): self = .group(id)
@@ -33,7 +33,7 @@ public enum ObservationScope: Hashable, Sendable {
 /// whose collection, collection group or document it touched, never all of them. It
 /// follows the store's commits (attached on first use, as `DocumentStore.observers`):
 /// this process's commits hand it their changes, and its poller brings other processes'.
-public final class CommitObservers: CommitFollower {
+package final class CommitObservers: CommitFollower {
   private struct Entry: Sendable {
     let scope: ObservationScope
     let observer: any CommitObserver
@@ -72,10 +72,10 @@ public final class CommitObservers: CommitFollower {
 
   /// How many times observers were handed a commit since the database opened: the
   /// measure of listener fan-out (a commit to one collection reaches only its views).
-  public var evaluations: Int { evaluationCount.load(ordering: .relaxed) }
+  package var evaluations: Int { evaluationCount.load(ordering: .relaxed) }
 
   /// The number of observers registered.
-  public var count: Int { state.withLock { $0.entries.count } }
+  package var count: Int { state.withLock { $0.entries.count } }
 
   /// Registers `observer`; returns the token that `remove(_:)` takes.
   func add(_ observer: any CommitObserver, scope: ObservationScope) -> Int {
@@ -89,7 +89,7 @@ public final class CommitObservers: CommitFollower {
   }
 
   /// Unregisters the observer of `token`. Removing twice is harmless.
-  public func remove(_ token: Int) {
+  package func remove(_ token: Int) {
     state.withLock { state in
       guard let entry = state.entries.removeValue(forKey: token) else { return }
       state.update(entry.scope) { $0.remove(token) }
@@ -141,14 +141,14 @@ public final class CommitObservers: CommitFollower {
 extension DocumentStore {
   /// The listeners' views, told about every commit of this process and, through their
   /// poller, of other processes.
-  public var observers: CommitObservers { follower(CommitObservers.init) }
+  package var observers: CommitObservers { follower(CommitObservers.init) }
 
   /// Registers `observer` for `scope`, first calling `initial` with a reader on the
   /// current state, while no commit of this process can come between that state and the
   /// registration: the observer then sees every later commit, exactly once.
   ///
   /// - Throws: `failedPrecondition` inside a transaction's closure on the same thread.
-  public func observe(
+  package func observe(
     _ observer: any CommitObserver, scope: ObservationScope, initial: (StoreReader) throws -> Void
   ) throws -> Int {
     try guarded {

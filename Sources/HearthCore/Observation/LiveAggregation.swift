@@ -4,7 +4,7 @@
 /// the aggregations read. A count is then their number; a sum or an average is computed
 /// over them in query order, so its doubles add up in the order a fresh run adds them.
 /// Not for queries with a limit, whose window only a query can refill.
-public struct LiveAggregation: Sendable {
+package struct LiveAggregation: Sendable {
   private let functions: [AggregateFunction]
   private let fields: [FieldPath]
   private let order: QueryOrder
@@ -12,7 +12,7 @@ public struct LiveAggregation: Sendable {
   private var byKey: [DocumentKey: QueryDocument] = [:]
 
   /// - Parameter documents: the query's results now.
-  public init(_ functions: [AggregateFunction], order: QueryOrder, documents: [QueryDocument]) {
+  package init(_ functions: [AggregateFunction], order: QueryOrder, documents: [QueryDocument]) {
     self.functions = functions
     self.order = order
     fields = functions.compactMap { function in
@@ -26,7 +26,7 @@ public struct LiveAggregation: Sendable {
 
   /// Records the document at `key` as it is now: `nil` when it no longer matches the
   /// query (or no longer exists).
-  public mutating func update(_ key: DocumentKey, to document: QueryDocument?) {
+  package mutating func update(_ key: DocumentKey, to document: QueryDocument?) {
     if let old = byKey.removeValue(forKey: key) { members.remove(at: position(of: old)) }
     guard let document, fields.allSatisfy({ document.value($0) != nil }) else { return }
     let kept = kept(document)
@@ -35,7 +35,7 @@ public struct LiveAggregation: Sendable {
   }
 
   /// The aggregations' values, in `functions` order.
-  public var results: [Value] {
+  package var results: [Value] {
     functions.map { function in
       function == .count ? .integer(Int64(members.count)) : function.result(over: members)
     }

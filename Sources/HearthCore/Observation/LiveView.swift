@@ -3,7 +3,7 @@
 /// terms (`Value`s and encoded documents); a front end drives them one commit at a time,
 /// in commit order (as a `CommitObserver` is called), and turns their snapshots into its
 /// own (the Swift API's `QuerySnapshot`, a wire protocol's messages).
-public protocol LiveView: Sendable {
+package protocol LiveView: Sendable {
   associatedtype Snapshot: Sendable
 
   /// The commits that can change what the view shows.

@@ -2,7 +2,7 @@
 /// document a commit changed, without running the query.
 extension QueryModel {
   /// Whether a document at `key` is in the query's collection or collection group.
-  public func isInScope(_ key: DocumentKey) -> Bool {
+  package func isInScope(_ key: DocumentKey) -> Bool {
     switch target {
     case .collection(let path): key.path.count == path.count + 1 && key.collectionPath == path
     case .group(let id): key.collectionGroup == id
@@ -11,7 +11,7 @@ extension QueryModel {
 
   /// Whether a document of the query's scope belongs in its results (limits aside): it
   /// passes the filters, has every order-by field and lies within the cursors.
-  public func matches(_ document: QueryDocument, order: QueryOrder) -> Bool {
+  package func matches(_ document: QueryDocument, order: QueryOrder) -> Bool {
     order.includes(document) && QueryMatcher.matches(filters, document)
       && order.isWithin(start: startAt, end: endAt, document)
   }

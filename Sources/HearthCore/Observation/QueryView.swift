@@ -7,18 +7,18 @@
 ///
 /// A value: whoever drives it (a listener of the Swift API, a wire front end) keeps it
 /// and hands it one commit at a time, in commit order.
-public struct QueryView: LiveView {
+package struct QueryView: LiveView {
   /// A result of the view: its documents in query order, and what changed since the one
   /// before.
-  public struct Snapshot: Sendable {
-    public let documents: [EncodedDocument]
+  package struct Snapshot: Sendable {
+    package let documents: [EncodedDocument]
     /// The changes from the previous snapshot; `nil` for the first, whose documents are
     /// all `added`, in order.
-    public let changes: [ViewChange]?
+    package let changes: [ViewChange]?
   }
 
   /// What a commit's changed documents alone tell about the next result.
-  public enum Computation {
+  package enum Computation {
     /// Nothing the view holds changed.
     case unchanged
     /// The next result, in query order.
@@ -28,28 +28,28 @@ public struct QueryView: LiveView {
     case needsRefill
   }
 
-  public let model: QueryModel
-  public let order: QueryOrder
+  package let model: QueryModel
+  package let order: QueryOrder
   private let requireIndexes: Bool
   /// The result last returned, in query order.
-  public private(set) var documents: [ViewDocument] = []
+  package private(set) var documents: [ViewDocument] = []
 
-  public init(model: QueryModel, requireIndexes: Bool) {
+  package init(model: QueryModel, requireIndexes: Bool) {
     self.model = model
     order = QueryOrder(model.orderBys)
     self.requireIndexes = requireIndexes
   }
 
-  public var scope: ObservationScope { ObservationScope(model.target) }
+  package var scope: ObservationScope { ObservationScope(model.target) }
 
   /// The first snapshot: the query's results on `reader`'s state.
-  public mutating func start(_ reader: StoreReader) throws -> Snapshot {
+  package mutating func start(_ reader: StoreReader) throws -> Snapshot {
     documents = try run(reader)
     return Snapshot(documents: documents.map(\.encoded), changes: nil)
   }
 
   /// The snapshot after `changes`, or `nil` when nothing the query sees changed.
-  public mutating func update(by changes: CommitChanges, reader: StoreReader) throws -> Snapshot? {
+  package mutating func update(by changes: CommitChanges, reader: StoreReader) throws -> Snapshot? {
     let next: [ViewDocument]
     switch try compute(changes, reader: reader) {
     case .unchanged: return nil
@@ -64,7 +64,7 @@ public struct QueryView: LiveView {
 
   /// The next result as far as the commit's changed documents tell it, each read from
   /// the commit (or by `reader`) and checked against the query.
-  public func compute(_ changes: CommitChanges, reader: StoreReader) throws -> Computation {
+  package func compute(_ changes: CommitChanges, reader: StoreReader) throws -> Computation {
     guard !changes.everything else { return .needsRefill }
     var next = documents
     var changed = false

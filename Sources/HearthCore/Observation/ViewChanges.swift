@@ -1,24 +1,24 @@
 /// One change of a view between two snapshots.
-public struct ViewChange: Sendable {
-  public enum Kind: Sendable { case added, modified, removed }
+package struct ViewChange: Sendable {
+  package enum Kind: Sendable { case added, modified, removed }
 
-  public let kind: Kind
+  package let kind: Kind
   /// The document after the change (before it, for `removed`).
-  public let document: EncodedDocument
+  package let document: EncodedDocument
   /// The position before the change (`nil` for `added`), counting the earlier changes of
   /// the same snapshot; the position after it (`nil` for `removed`).
-  public let oldIndex: Int?
-  public let newIndex: Int?
+  package let oldIndex: Int?
+  package let newIndex: Int?
 }
 
 /// Firestore's changes between two results of one query (docs/semantics.md, "Listeners").
-public enum ViewChanges {
+package enum ViewChanges {
   /// The changes from `old` to `new` (both in query order): every `removed`, then every
   /// `added`, then every `modified`, each group in query order, with positions counted
   /// as the Firestore SDKs count them (each change applied in turn to the old result).
   /// A document whose fields are unchanged is not `modified`, even with a new update time
   /// or a new position. Empty when nothing visible changed.
-  public static func between(_ old: [ViewDocument], _ new: [ViewDocument], order: QueryOrder) -> [ViewChange] {
+  package static func between(_ old: [ViewDocument], _ new: [ViewDocument], order: QueryOrder) -> [ViewChange] {
     var oldPositions: [DocumentKey: Int] = [:]
     for (position, document) in old.enumerated() { oldPositions[document.encoded.key] = position }
     var newKeys = Set<DocumentKey>()
@@ -67,7 +67,7 @@ public enum ViewChanges {
 extension EncodedDocument {
   /// Whether the two hold the same fields, whatever their times: the same bytes, as
   /// equal documents encode identically.
-  public func hasSameFields(as other: EncodedDocument) -> Bool {
+  package func hasSameFields(as other: EncodedDocument) -> Bool {
     bytes.withUnsafeBytes { mine in
       other.bytes.withUnsafeBytes { theirs in
         var a = ByteReader(mine)

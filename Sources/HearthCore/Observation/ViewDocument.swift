@@ -1,9 +1,9 @@
 /// A document in a view: its stored bytes, and its fields as the query compares them.
-public struct ViewDocument: Sendable {
-  public let encoded: EncodedDocument
-  public let query: QueryDocument
+package struct ViewDocument: Sendable {
+  package let encoded: EncodedDocument
+  package let query: QueryDocument
 
-  public init(_ encoded: EncodedDocument) {
+  package init(_ encoded: EncodedDocument) {
     self.init(encoded, fields: encoded.stored.fields)
   }
 
@@ -20,7 +20,7 @@ public struct ViewDocument: Sendable {
 
 extension CommitChanges {
   /// The document at `key` after the commit with its fields, as `document(_:reader:)`.
-  public func viewDocument(_ key: DocumentKey, reader: StoreReader) throws -> ViewDocument? {
+  package func viewDocument(_ key: DocumentKey, reader: StoreReader) throws -> ViewDocument? {
     if let kept = documents?[key] { return kept.map(ViewDocument.init) }
     return try reader.encodedDocument(key).map(ViewDocument.init)
   }

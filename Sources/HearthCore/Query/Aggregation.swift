@@ -1,5 +1,5 @@
 /// An aggregation over a query's results (docs/semantics.md, "Aggregations").
-public enum AggregateFunction: Sendable, Hashable {
+package enum AggregateFunction: Sendable, Hashable {
   case count
   case sum(FieldPath)
   case average(FieldPath)
@@ -9,7 +9,7 @@ public enum AggregateFunction: Sendable, Hashable {
   /// - `sum`: non-numbers are ignored; an integer when every input is an integer and no
   ///   overflow occurs, else a double; NaN makes it NaN; no input gives 0.
   /// - `average`: a double; no numeric input gives null.
-  public func result(over documents: [QueryDocument]) -> Value {
+  package func result(over documents: [QueryDocument]) -> Value {
     switch self {
     case .count:
       return .integer(Int64(documents.count))
@@ -48,7 +48,7 @@ public enum AggregateFunction: Sendable, Hashable {
 extension StoreReader {
   /// The results of `functions` over `query`'s results (after its limit, as in
   /// Firestore).
-  public func aggregate(_ query: QueryModel, _ functions: [AggregateFunction], requireIndexes: Bool = false) throws
+  package func aggregate(_ query: QueryModel, _ functions: [AggregateFunction], requireIndexes: Bool = false) throws
     -> [Value]
   {
     if functions.allSatisfy({ $0 == .count }) {

@@ -302,7 +302,7 @@ extension StoreReader {
   ///   naming the index to add).
   ///
   /// - Parameter explaining: describe the plans in `statistics.plan` (for `explain()`).
-  public func run(_ query: QueryModel, requireIndexes: Bool = false, explaining: Bool = false) throws -> QueryResult {
+  package func run(_ query: QueryModel, requireIndexes: Bool = false, explaining: Bool = false) throws -> QueryResult {
     let execution = QueryExecution(reader: self, query: query, explaining: explaining)
     return try execution.run(requireIndexes: requireIndexes)
   }

@@ -1,12 +1,12 @@
 /// Whether documents match a query's filters, with Firestore's semantics (docs/semantics.md,
 /// Queries).
-public enum QueryMatcher {
+package enum QueryMatcher {
   /// Whether `document` satisfies every filter (they are joined by AND).
-  public static func matches(_ filters: [QueryFilter], _ document: QueryDocument) -> Bool {
+  package static func matches(_ filters: [QueryFilter], _ document: QueryDocument) -> Bool {
     filters.allSatisfy { matches($0, document) }
   }
 
-  public static func matches(_ filter: QueryFilter, _ document: QueryDocument) -> Bool {
+  package static func matches(_ filter: QueryFilter, _ document: QueryDocument) -> Bool {
     switch filter {
     case .field(let filter): matches(filter, document)
     case .and(let filters): filters.allSatisfy { matches($0, document) }
@@ -14,7 +14,7 @@ public enum QueryMatcher {
     }
   }
 
-  public static func matches(_ filter: FieldFilter, _ document: QueryDocument) -> Bool {
+  package static func matches(_ filter: FieldFilter, _ document: QueryDocument) -> Bool {
     // A document lacking the field never matches.
     guard let value = document.value(filter.field) else { return false }
     let operand = filter.value

@@ -1,44 +1,44 @@
 /// A Firestore query as data: what to read, which documents match, in which order, and
 /// how many. Built by the public `Query` type (which validates each step), run by
 /// `StoreReader.run` (`QueryExecution`).
-public struct QueryModel: Sendable {
+package struct QueryModel: Sendable {
   /// A collection's direct children, or every collection with one ID (a collection group).
-  public enum Target: Sendable, Hashable {
+  package enum Target: Sendable, Hashable {
     case collection(ResourcePath)
     case group(String)
   }
 
-  public enum LimitType: Sendable {
+  package enum LimitType: Sendable {
     /// The first `limit` documents in query order.
     case first
     /// The last `limit` documents in query order (still returned in query order).
     case last
   }
 
-  public var target: Target
+  package var target: Target
   /// Joined by AND.
-  public var filters: [QueryFilter] = []
+  package var filters: [QueryFilter] = []
   /// The order-bys the user wrote; see `orderBys` for the normalised ones.
-  public var explicitOrderBys: [OrderBy] = []
-  public var limit: Int?
-  public var limitType: LimitType = .first
-  public var startAt: Bound?
-  public var endAt: Bound?
+  package var explicitOrderBys: [OrderBy] = []
+  package var limit: Int?
+  package var limitType: LimitType = .first
+  package var startAt: Bound?
+  package var endAt: Bound?
 
-  public init(target: Target) { self.target = target }
+  package init(target: Target) { self.target = target }
 
-  public var isCollectionGroup: Bool {
+  package var isCollectionGroup: Bool {
     if case .group = target { return true }
     return false
   }
 }
 
 /// One order-by: a field (or `__name__`) and a direction.
-public struct OrderBy: Sendable, Hashable {
-  public var field: FieldPath
-  public var descending: Bool
+package struct OrderBy: Sendable, Hashable {
+  package var field: FieldPath
+  package var descending: Bool
 
-  public init(field: FieldPath, descending: Bool) {
+  package init(field: FieldPath, descending: Bool) {
     self.field = field
     self.descending = descending
   }
@@ -46,19 +46,19 @@ public struct OrderBy: Sendable, Hashable {
 
 /// A cursor: a position in the normalised order, given as values for a prefix of the
 /// order-bys (a document cursor gives all of them, `__name__` included).
-public struct Bound: Sendable {
-  public var values: [Value]
+package struct Bound: Sendable {
+  package var values: [Value]
   /// `start(at:)`/`end(at:)` include the position; `start(after:)`/`end(before:)` do not.
-  public var inclusive: Bool
+  package var inclusive: Bool
 
-  public init(values: [Value], inclusive: Bool) {
+  package init(values: [Value], inclusive: Bool) {
     self.values = values
     self.inclusive = inclusive
   }
 }
 
 /// The ten comparison operators of `whereField`.
-public enum FilterOperator: String, Sendable, CaseIterable {
+package enum FilterOperator: String, Sendable, CaseIterable {
   case lessThan = "<"
   case lessThanOrEqual = "<="
   case equal = "=="
@@ -71,7 +71,7 @@ public enum FilterOperator: String, Sendable, CaseIterable {
   case notIn = "not-in"
 
   /// `<`, `<=`, `>`, `>=`: the operators that order-by fields must follow.
-  public var isRange: Bool {
+  package var isRange: Bool {
     switch self {
     case .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual: true
     default: false
@@ -80,15 +80,15 @@ public enum FilterOperator: String, Sendable, CaseIterable {
 
   /// The operators Firestore calls inequalities: the ranges, `!=` and `not-in`. Their
   /// fields are ordered implicitly.
-  public var isInequality: Bool { isRange || self == .notEqual || self == .notIn }
+  package var isInequality: Bool { isRange || self == .notEqual || self == .notIn }
 
   /// Operators whose operand is a list.
-  public var takesList: Bool { self == .in || self == .notIn || self == .arrayContainsAny }
+  package var takesList: Bool { self == .in || self == .notIn || self == .arrayContainsAny }
 
-  public var isArrayOperator: Bool { self == .arrayContains || self == .arrayContainsAny }
+  package var isArrayOperator: Bool { self == .arrayContains || self == .arrayContainsAny }
 
   /// Firestore's name in messages (`notIn`, `arrayContainsAny`, …).
-  public var firestoreName: String {
+  package var firestoreName: String {
     switch self {
     case .lessThan: "lessThan"
     case .lessThanOrEqual: "lessThanOrEqual"
@@ -105,14 +105,14 @@ public enum FilterOperator: String, Sendable, CaseIterable {
 }
 
 /// A filter: a comparison of one field, or an AND/OR of filters.
-public indirect enum QueryFilter: Sendable {
+package indirect enum QueryFilter: Sendable {
   case field(FieldFilter)
   case and([QueryFilter])
   case or([QueryFilter])
 
   /// The filter without empty ANDs and ORs (Firestore drops them), a composite of one
   /// member as that member; `nil` when nothing is left.
-  public var withoutEmptyComposites: QueryFilter? {
+  package var withoutEmptyComposites: QueryFilter? {
     switch self {
     case .field: return self
     case .and(let parts), .or(let parts):
@@ -125,7 +125,7 @@ public indirect enum QueryFilter: Sendable {
   }
 
   /// Every field comparison inside, however nested.
-  public var fieldFilters: [FieldFilter] {
+  package var fieldFilters: [FieldFilter] {
     switch self {
     case .field(let filter): [filter]
     case .and(let filters), .or(let filters): filters.flatMap(\.fieldFilters)
@@ -134,12 +134,12 @@ public indirect enum QueryFilter: Sendable {
 }
 
 /// `field op value`. For `__name__` the value is a `.reference` (or a list of them).
-public struct FieldFilter: Sendable {
-  public var field: FieldPath
-  public var op: FilterOperator
-  public var value: Value
+package struct FieldFilter: Sendable {
+  package var field: FieldPath
+  package var op: FilterOperator
+  package var value: Value
 
-  public init(field: FieldPath, op: FilterOperator, value: Value) {
+  package init(field: FieldPath, op: FilterOperator, value: Value) {
     self.field = field
     self.op = op
     self.value = value

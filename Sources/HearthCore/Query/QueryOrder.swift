@@ -4,7 +4,7 @@ extension QueryModel {
   /// yet ordered, by field path (an inequality on `__name__` last); then `__name__` if not
   /// yet there. The implicit ones take the direction of the last explicit order-by
   /// (ascending when there is none).
-  public var orderBys: [OrderBy] {
+  package var orderBys: [OrderBy] {
     var result = explicitOrderBys
     let descending = explicitOrderBys.last?.descending ?? false
     let ordered = Set(result.map(\.field))
@@ -25,34 +25,34 @@ extension QueryModel {
 }
 
 /// A document as a query sees it: its key and its fields as `Value`s.
-public struct QueryDocument: Sendable {
-  public let key: DocumentKey
-  public let fields: [String: Value]
+package struct QueryDocument: Sendable {
+  package let key: DocumentKey
+  package let fields: [String: Value]
 
-  public init(key: DocumentKey, fields: [String: Value]) {
+  package init(key: DocumentKey, fields: [String: Value]) {
     self.key = key
     self.fields = fields
   }
 
   /// The value of `field`: `__name__` is the document's own reference.
-  public func value(_ field: FieldPath) -> Value? {
+  package func value(_ field: FieldPath) -> Value? {
     field.isDocumentID ? .reference(key) : FieldOperations.value(at: field, in: fields)
   }
 }
 
 /// Orders documents by a query's normalised order-bys and checks its cursors.
-public struct QueryOrder: Sendable {
-  public let orderBys: [OrderBy]
+package struct QueryOrder: Sendable {
+  package let orderBys: [OrderBy]
 
-  public init(_ orderBys: [OrderBy]) { self.orderBys = orderBys }
+  package init(_ orderBys: [OrderBy]) { self.orderBys = orderBys }
 
   /// Whether the document has every order-by field (documents lacking one are excluded).
-  public func includes(_ document: QueryDocument) -> Bool {
+  package func includes(_ document: QueryDocument) -> Bool {
     orderBys.allSatisfy { document.value($0.field) != nil }
   }
 
   /// -1, 0 or 1 as `a` comes before, with or after `b` in query order.
-  public func compare(_ a: QueryDocument, _ b: QueryDocument) -> Int {
+  package func compare(_ a: QueryDocument, _ b: QueryDocument) -> Int {
     for orderBy in orderBys {
       let result = Value.compare(a.value(orderBy.field) ?? .null, b.value(orderBy.field) ?? .null)
       if result != 0 { return orderBy.descending ? -result : result }
@@ -62,7 +62,7 @@ public struct QueryOrder: Sendable {
 
   /// Where the cursor stands relative to the document: -1 before it, 0 at it (over the
   /// order-bys the cursor gives values for), 1 after it.
-  public func compare(_ bound: Bound, _ document: QueryDocument) -> Int {
+  package func compare(_ bound: Bound, _ document: QueryDocument) -> Int {
     for (value, orderBy) in zip(bound.values, orderBys) {
       let result = Value.compare(value, document.value(orderBy.field) ?? .null)
       if result != 0 { return orderBy.descending ? -result : result }
@@ -71,7 +71,7 @@ public struct QueryOrder: Sendable {
   }
 
   /// Whether the document lies within the start and end cursors.
-  public func isWithin(start: Bound?, end: Bound?, _ document: QueryDocument) -> Bool {
+  package func isWithin(start: Bound?, end: Bound?, _ document: QueryDocument) -> Bool {
     if let start {
       let position = compare(start, document)
       if start.inclusive ? position > 0 : position >= 0 { return false }
@@ -86,7 +86,7 @@ public struct QueryOrder: Sendable {
 
 extension FieldPath {
   /// Field paths segment by segment (UTF-8 byte order), then the shorter first.
-  public static func compare(_ a: FieldPath, _ b: FieldPath) -> Int {
+  package static func compare(_ a: FieldPath, _ b: FieldPath) -> Int {
     for (x, y) in zip(a.segments, b.segments) {
       let result = Value.compareUTF8(x, y)
       if result != 0 { return result }

@@ -167,7 +167,7 @@ extension QueryPlanner {
 }
 
 extension IndexDefinition.Mode: CustomStringConvertible {
-  public var description: String {
+  package var description: String {
     switch self {
     case .ascending: "ASCENDING"
     case .descending: "DESCENDING"

@@ -16,12 +16,12 @@ extension QueryModel {
   static func maxListCount(_ op: FilterOperator) -> Int { op == .notIn ? 10 : 30 }
 
   /// The most disjunctions a query may expand to.
-  public static let maxDisjunctions = 30
+  package static let maxDisjunctions = 30
 
   /// Adds a filter (joined to the others by AND).
   ///
   /// - Throws: `invalidArgument` naming the rule it breaks.
-  public mutating func add(_ filter: QueryFilter) throws {
+  package mutating func add(_ filter: QueryFilter) throws {
     var existing = filters.flatMap(\.fieldFilters)
     for fieldFilter in filter.fieldFilters {
       try validate(fieldFilter, against: existing)
@@ -80,7 +80,7 @@ extension QueryModel {
   /// Adds an explicit order-by.
   ///
   /// - Throws: `invalidArgument` after a cursor, or after an order-by on the document ID.
-  public mutating func add(_ orderBy: OrderBy) throws {
+  package mutating func add(_ orderBy: OrderBy) throws {
     if startAt != nil {
       throw invalid("Invalid query. You must not specify a starting point before specifying the order by.")
     }
@@ -106,7 +106,7 @@ extension QueryModel {
   /// Sets the limit.
   ///
   /// - Throws: `invalidArgument` for a limit below 1.
-  public mutating func setLimit(_ count: Int, _ type: LimitType) throws {
+  package mutating func setLimit(_ count: Int, _ type: LimitType) throws {
     guard count > 0 else {
       throw invalid("Invalid Query. Query limit (\(count)) is invalid. Limit must be positive.")
     }
@@ -120,7 +120,7 @@ extension QueryModel {
   ///
   /// - Parameter aggregating: the query is run for an aggregation, where Firestore allows
   ///   `limit(toLast:)` without an order-by (it counts the last documents by ID).
-  public func validateForRun(aggregating: Bool = false) throws {
+  package func validateForRun(aggregating: Bool = false) throws {
     if !aggregating, limitType == .last, limit != nil, explicitOrderBys.isEmpty {
       throw invalid("limit(toLast:) queries require specifying at least one OrderBy() clause.")
     }

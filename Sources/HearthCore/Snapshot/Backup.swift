@@ -78,7 +78,7 @@ extension DocumentStore {
   ///   (the copy, compacted, may end smaller).
   /// - Throws: `alreadyExists` when `directory` exists and is not empty.
   @discardableResult
-  public func backup(to directory: String, progress: ProgressHandler? = nil) throws -> BackupManifest {
+  package func backup(to directory: String, progress: ProgressHandler? = nil) throws -> BackupManifest {
     let fileManager = FileManager.default
     if let contents = try? fileManager.contentsOfDirectory(atPath: directory), !contents.isEmpty {
       throw HearthError(.alreadyExists, "The backup directory \(directory) already exists and is not empty")
@@ -144,7 +144,7 @@ extension DocumentStore {
   /// - Throws: `failedPrecondition` while the database is open (unless `force`; always
   ///   when this process has it open); `dataLoss` for a damaged backup;
   ///   `invalidArgument` when `backup` is not a backup or `path` is not a database.
-  public static func restore(from backup: String, to path: String, force: Bool = false) throws {
+  package static func restore(from backup: String, to path: String, force: Bool = false) throws {
     let manifest = try BackupManifest.read(from: backup)
     let source = backup + "/" + BackupManifest.dataFile
     guard manifest.format == Int(KeyLayout.layoutVersion) else {

@@ -9,11 +9,11 @@
 ///
 /// Fields are extended JSON (`ExtendedJSONCodec`) with keys in UTF-8 byte order, times are
 /// RFC 3339 with microseconds, so the same documents always give the same lines.
-public enum ExportFormat {
-  public static let version = 1
+package enum ExportFormat {
+  package static let version = 1
 
   /// The header line. `documents` is `nil` when the count is unknown.
-  public static func header(exportedAt: Timestamp, documents: Int?) -> String {
+  package static func header(exportedAt: Timestamp, documents: Int?) -> String {
     let members: [(key: String, value: JSONValue)] = [
       ("hearth", .string("export")), ("version", .integer(Int64(version))),
       ("exportedAt", .string(RFC3339.format(Timestamp(microseconds: exportedAt.microseconds)))),
@@ -23,7 +23,7 @@ public enum ExportFormat {
   }
 
   /// One document's line.
-  public static func line(_ document: StoredDocument) -> String {
+  package static func line(_ document: StoredDocument) -> String {
     JSONWriter().string(
       from: .object([
         ("path", .string(document.key.path.canonical)),
@@ -36,18 +36,18 @@ public enum ExportFormat {
   }
 
   /// What a header line says.
-  public struct Header: Sendable {
-    public var version: Int
-    public var exportedAt: Timestamp?
+  package struct Header: Sendable {
+    package var version: Int
+    package var exportedAt: Timestamp?
     /// The number of document lines that follow, when the writer knew it.
-    public var documents: Int?
+    package var documents: Int?
   }
 
   /// Reads the header line.
   ///
   /// - Throws: `invalidArgument` saying what is wrong (the caller adds the line number);
   ///   `failedPrecondition` for a newer version.
-  public static func header(from text: String) throws -> Header {
+  package static func header(from text: String) throws -> Header {
     let json = try parse(text)
     guard case .object = json, json["hearth"] == .string("export") else {
       throw HearthError.invalidArgument(
@@ -82,7 +82,7 @@ public enum ExportFormat {
   /// with its commit time, as a write would).
   ///
   /// - Throws: `invalidArgument` saying what is wrong (the caller adds the line number).
-  public static func document(from text: String) throws -> ImportedDocument {
+  package static func document(from text: String) throws -> ImportedDocument {
     let json = try parse(text)
     guard case .object(let members) = json else {
       throw HearthError.invalidArgument("expected a JSON object, found \(json.typeName)")
@@ -143,9 +143,9 @@ extension ExportFormat {
 }
 
 /// A document read from an export line; times the line left out are `nil`.
-public struct ImportedDocument: Sendable {
-  public var key: DocumentKey
-  public var fields: [String: Value]
-  public var createTime: Timestamp?
-  public var updateTime: Timestamp?
+package struct ImportedDocument: Sendable {
+  package var key: DocumentKey
+  package var fields: [String: Value]
+  package var createTime: Timestamp?
+  package var updateTime: Timestamp?
 }

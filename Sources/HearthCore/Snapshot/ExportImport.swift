@@ -10,7 +10,7 @@ public enum ImportMode: Sendable {
 
 /// Told about each document an export in salvage mode leaves out: its key, and the
 /// `dataLoss` error that reading it threw.
-public typealias DamagedDocumentHandler = (_ key: DocumentKey, _ error: HearthError) -> Void
+package typealias DamagedDocumentHandler = (_ key: DocumentKey, _ error: HearthError) -> Void
 
 extension DocumentStore {
   /// Writes every document to `path` (`-`: standard output) in the export format
@@ -21,7 +21,7 @@ extension DocumentStore {
   /// - Parameter damaged: the salvage mode: when given, a document whose stored bytes do
   ///   not decode (`dataLoss`) is left out and handed to it, and the export goes on;
   ///   without it, the export stops with that error.
-  public func export(to path: String, progress: ProgressHandler? = nil, damaged: DamagedDocumentHandler? = nil)
+  package func export(to path: String, progress: ProgressHandler? = nil, damaged: DamagedDocumentHandler? = nil)
     throws -> Int
   {
     let writer = try LineWriter(path: path)
@@ -40,7 +40,7 @@ extension DocumentStore {
   /// In the salvage mode (`damaged` given) the header's document count is `null`: which
   /// documents are readable is known only at the end. On a file too large for opening to
   /// have verified every page, its pages are verified first (`readIntact`).
-  public func export(
+  package func export(
     into write: (String) throws -> Void, progress: ProgressHandler? = nil, damaged: DamagedDocumentHandler? = nil
   ) throws -> Int {
     try readIntact { reader in
@@ -80,7 +80,7 @@ extension DocumentStore {
   ///
   /// Into an empty database, documents are written without looking for old ones (the
   /// fast path), for as long as no other commit comes between two chunks.
-  public func importDocuments(from path: String, mode: ImportMode, progress: ProgressHandler? = nil) throws -> Int {
+  package func importDocuments(from path: String, mode: ImportMode, progress: ProgressHandler? = nil) throws -> Int {
     guard !options.readOnly else {
       throw HearthError(.failedPrecondition, "The database at \(self.path) is open read-only")
     }

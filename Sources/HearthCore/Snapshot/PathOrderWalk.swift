@@ -11,7 +11,7 @@ extension StoreReader {
   /// the walk keeps one collection path per level: memory stays constant however many
   /// documents and collections there are.
   @discardableResult
-  public func forEachDocumentInPathOrder(_ body: (DocumentKey, UnsafeRawBufferPointer) throws -> Void) throws -> Int {
+  package func forEachDocumentInPathOrder(_ body: (DocumentKey, UnsafeRawBufferPointer) throws -> Void) throws -> Int {
     var walk = try PathOrderWalk(
       documents: txn.cursor(store.tables.documents), children: txn.cursor(store.tables.children))
     for (id, number) in try sortedChildren(under: KeyLayout.parentKey(.root, "")) {

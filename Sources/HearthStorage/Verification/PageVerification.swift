@@ -1,38 +1,38 @@
 /// What the page verifier found in `data.mdb`: the damaged pages, and facts about the
 /// pages that verified.
-public struct PageVerification: Sendable, Equatable {
+package struct PageVerification: Sendable, Equatable {
   /// The data file's path.
-  public var file: String
-  public var fileSize: Int
+  package var file: String
+  package var fileSize: Int
   /// 0 when the meta pages are too damaged to tell.
-  public var pageSize: Int
+  package var pageSize: Int
   /// The last page the verified commit uses (`mm_last_pg`).
-  public var lastPage: Int
+  package var lastPage: Int
   /// The commit whose pages were verified.
-  public var transactionID: Int
+  package var transactionID: Int
   /// Every damaged page found, in the order the walk met them.
-  public var damage: [DamagedPage] = []
+  package var damage: [DamagedPage] = []
   /// Whether every tree was walked (`false`: only the meta pages and the table catalog).
-  public var coversEveryPage: Bool
+  package var coversEveryPage: Bool
   /// The pages read and verified.
-  public var pagesVerified = 0
+  package var pagesVerified = 0
   /// The entries of the tables asked for (`contextTables`) when their trees verified
   /// intact, so that the layer above can name what the damaged pages held.
-  public var contextEntries: [String: [Entry]] = [:]
+  package var contextEntries: [String: [Entry]] = [:]
 
-  public var isIntact: Bool { damage.isEmpty }
+  package var isIntact: Bool { damage.isEmpty }
 
   /// A key and its value, copied out of the file.
-  public struct Entry: Sendable, Equatable {
-    public var key: [UInt8]
-    public var value: [UInt8]
+  package struct Entry: Sendable, Equatable {
+    package var key: [UInt8]
+    package var value: [UInt8]
   }
 }
 
 /// One damaged page (or meta page, or file-level fault) and what it held, as far as the
 /// verifier can tell.
-public struct DamagedPage: Sendable, Equatable {
-  public enum Area: Sendable, Equatable {
+package struct DamagedPage: Sendable, Equatable {
+  package enum Area: Sendable, Equatable {
     /// A meta page (0 or 1), or the file as a whole (its size).
     case metaPages
     /// LMDB's list of free pages.
@@ -44,23 +44,23 @@ public struct DamagedPage: Sendable, Equatable {
   }
 
   /// The page number (for a bad reference, the page holding the reference).
-  public var page: Int
-  public var area: Area
+  package var page: Int
+  package var area: Area
   /// "branch page", "leaf page", "overflow page", "meta page", …
-  public var role: String
+  package var role: String
   /// What is wrong, in words (`node 3's key runs past the end of the page`).
-  public var problem: String
+  package var problem: String
   /// The damaged part held keys at or after this one (`nil`: from the table's start).
-  public var lowerKey: [UInt8]?
+  package var lowerKey: [UInt8]?
   /// … and before this one (`nil`: to the table's end).
-  public var upperKey: [UInt8]?
+  package var upperKey: [UInt8]?
   /// Keys that could still be read on the page.
-  public var keys: [[UInt8]] = []
+  package var keys: [[UInt8]] = []
   /// For the pages of one key's values in a duplicate-sorted table: that key.
-  public var valuesOf: [UInt8]?
+  package var valuesOf: [UInt8]?
 
   /// `page 12 (documents, leaf page): node 3's key runs past the end of the page`.
-  public var description: String {
+  package var description: String {
     let place: String
     switch area {
     case .metaPages where role == "data file": return problem
@@ -75,13 +75,13 @@ public struct DamagedPage: Sendable, Equatable {
 
 /// A data file whose pages failed verification: opening it is refused, since LMDB would
 /// follow its damaged pages with nothing to stop it from reading outside the file.
-public struct StorageDamage: Error, CustomStringConvertible, Sendable, Equatable {
-  public let verification: PageVerification
+package struct StorageDamage: Error, CustomStringConvertible, Sendable, Equatable {
+  package let verification: PageVerification
 
-  public init(_ verification: PageVerification) { self.verification = verification }
+  package init(_ verification: PageVerification) { self.verification = verification }
 
   /// `/db/data.mdb is damaged: page 12 (documents, leaf page): … (and 3 more damaged pages)`.
-  public var description: String {
+  package var description: String {
     let damage = verification.damage
     guard let first = damage.first else { return "\(verification.file) verified intact" }
     let more = damage.count > 1 ? " (and \(damage.count - 1) more damaged pages)" : ""
