@@ -107,7 +107,9 @@ private struct SpecParser {
   private let characters: [Character]
   private var index = 0
 
-  init(_ text: String) { characters = Array(text) }
+  // Unicode scalars, as query text is read: a backtick or a quote followed by a
+  // combining mark is then still a backtick or a quote.
+  init(_ text: String) { characters = Tokenizer.scalars(of: text) }
 
   mutating func parse() throws(Problem) -> IndexSpec {
     skipSpaces()
@@ -140,7 +142,7 @@ private struct SpecParser {
         default:
           throw Problem(message: "expected asc, desc, contains or ',' after \(path.canonical), found '\(word)'")
         }
-        index += word.count
+        index += word.unicodeScalars.count
       }
       fields.append(IndexSpec.Field(path: path, mode: mode))
       skipSpaces()
