@@ -98,23 +98,22 @@ struct IndexSpec: Equatable {
   }
 }
 
-/// The reader of `IndexSpec.parse`.
+/// The reader of `IndexSpec.parse`, over the tokens `CommandLexer` reads.
 private struct SpecParser {
   struct Problem: Error {
     let message: String
   }
 
-  private let characters: [Character]
-  private var index = 0
+  private var lexer: CommandLexer
 
-  init(_ text: String) { characters = Array(text) }
+  init(_ text: String) { lexer = CommandLexer(text, words: .indexSpec) }
 
   mutating func parse() throws(Problem) -> IndexSpec {
-    skipSpaces()
+    lexer.skipSpaces()
     var collection = ""
-    while let character = current, !character.isWhitespace {
+    while let character = lexer.current, !character.isWhitespace {
       collection.append(character)
-      index += 1
+      lexer.index += 1
     }
     let groupScope = collection.hasPrefix("group:")
     if groupScope { collection.removeFirst("group:".count) }
@@ -131,7 +130,7 @@ private struct SpecParser {
     repeat {
       let path = try parseField(after: fields.last.map { $0.path.canonical + "," } ?? collection)
       var mode = IndexSpec.Mode.asc
-      let word = peekWord()
+      let word = lexer.peekWord()
       if let word {
         switch word.lowercased() {
         case "asc", "ascending": mode = .asc
@@ -140,15 +139,15 @@ private struct SpecParser {
         default:
           throw Problem(message: "expected asc, desc, contains or ',' after \(path.canonical), found '\(word)'")
         }
-        index += word.count
+        lexer.takeWord(word)
       }
       fields.append(IndexSpec.Field(path: path, mode: mode))
-      skipSpaces()
-      if let character = current, character != "," {
+      lexer.skipSpaces()
+      if let character = lexer.current, character != "," {
         let after = word.map { "\(path.canonical) \($0)" } ?? path.canonical
         throw Problem(message: "expected ',' or the end after '\(after)', found '\(character)'")
       }
-    } while take(",")
+    } while lexer.takeSymbol(",")
     if fields.filter({ $0.mode == .contains }).count > 1 {
       throw Problem(message: "an index has at most one contains field")
     }
@@ -162,38 +161,11 @@ private struct SpecParser {
 
   /// A dotted field path (`FieldPathText`).
   private mutating func parseField(after context: String) throws(Problem) -> FieldPath {
-    skipSpaces()
-    let text = FieldPathText(characters: characters, isNameCharacter: Self.isWordCharacter, column: { $0 + 1 })
+    lexer.skipSpaces()
     do {
-      return try text.read(at: &index, after: context)
+      return try FieldPathText.read(from: &lexer, after: context)
     } catch {
       throw Problem(message: error.message)
     }
-  }
-
-  private var current: Character? { index < characters.count ? characters[index] : nil }
-
-  /// Characters of plain field names and of the words asc, desc and contains.
-  private static func isWordCharacter(_ character: Character) -> Bool {
-    !character.isWhitespace && !"`,.:()[]{}'\"=<>!/".contains(character)
-  }
-
-  /// The word at the cursor, after spaces, without taking it.
-  private mutating func peekWord() -> String? {
-    skipSpaces()
-    var end = index
-    while end < characters.count, Self.isWordCharacter(characters[end]) { end += 1 }
-    return end > index ? String(characters[index..<end]) : nil
-  }
-
-  private mutating func take(_ symbol: Character) -> Bool {
-    skipSpaces()
-    guard current == symbol else { return false }
-    index += 1
-    return true
-  }
-
-  private mutating func skipSpaces() {
-    while let character = current, character.isWhitespace { index += 1 }
   }
 }

@@ -2,7 +2,11 @@ extension Tokenizer {
   /// The first word of `line` when it is plain (no quotes or escapes), as a command name
   /// is; `nil` otherwise.
   static func firstWord(of line: String) -> String? {
-    let word = line.drop { $0 == " " || $0 == "\t" }.prefix { !$0.isWhitespace }
+    var lexer = CommandLexer(line, words: .shell)
+    while lexer.current == " " || lexer.current == "\t" { lexer.index += 1 }
+    let start = lexer.index
+    while let character = lexer.current, !character.isWhitespace { lexer.index += 1 }
+    let word = lexer.characters[start..<lexer.index]
     guard !word.isEmpty, !word.contains(where: { "'\"\\`{[".contains($0) }) else { return nil }
     return String(word)
   }
@@ -22,56 +26,50 @@ extension Tokenizer {
   /// - Throws: `TokenizerError` for a quote or JSON bracket left open (backticks are left
   ///   to the query parser), so that the interactive shell reads another line.
   package static func splitKeepingQuotes(_ line: String) throws(TokenizerError) -> [String] {
-    let characters = scalars(of: line)
+    var lexer = CommandLexer(line, words: .query)
     var words: [String] = []
     var word = ""
     var brackets: [Int] = []  // where each open `[` or `{` is
-    var index = 0
-    while index < characters.count {
-      let character = characters[index]
+    while let character = lexer.current {
       switch character {
-      case " ", "\t", "\n", "\r":
+      case _ where CommandLexer.isSeparator(character):
         if !word.isEmpty { words.append(word) }
         word = ""
-        index += 1
+        lexer.index += 1
       case "'", "\"", "`":
-        let open = index
         word.append(character)
-        index += 1
-        while index < characters.count, characters[index] != character {
-          if characters[index] == "\\", index + 1 < characters.count {
-            word.append(characters[index])
-            index += 1
-          }
-          word.append(characters[index])
-          index += 1
+        do {
+          try lexer.readQuoted(.kept, into: &word)
+          word.append(character)
+        } catch {
+          // A backtick left open is the query parser's to report; the rest of the line,
+          // as typed, is in the word.
+          guard character == "`" else { throw unclosed(error, in: lexer) }
         }
-        guard index < characters.count else {
-          if character == "`" { break }
-          throw TokenizerError(kind: character == "'" ? .singleQuote : .doubleQuote, column: open + 1)
-        }
-        word.append(character)
-        index += 1
       case "\\":
-        guard index + 1 < characters.count else { throw TokenizerError(kind: .escape, column: index + 1) }
+        guard lexer.index + 1 < lexer.characters.count else {
+          throw TokenizerError(kind: .escape, column: lexer.column(at: lexer.index))
+        }
         word.append(character)
-        word.append(characters[index + 1])
-        index += 2
+        word.append(lexer.characters[lexer.index + 1])
+        lexer.index += 2
       case "[", "{":
-        brackets.append(index)
+        brackets.append(lexer.index)
         word.append(character)
-        index += 1
+        lexer.index += 1
       case "]", "}":
         if !brackets.isEmpty { brackets.removeLast() }
         word.append(character)
-        index += 1
+        lexer.index += 1
       default:
         word.append(character)
-        index += 1
+        lexer.index += 1
       }
     }
     if !word.isEmpty { words.append(word) }
-    if let open = brackets.last { throw TokenizerError(kind: .bracket(characters[open]), column: open + 1) }
+    if let open = brackets.last {
+      throw TokenizerError(kind: .bracket(lexer.characters[open]), column: lexer.column(at: open))
+    }
     return words
   }
 }

@@ -34,6 +34,9 @@ package struct TokenizerError: Error, Equatable, CustomStringConvertible {
 ///   bracket, with JSON strings (and their escapes) inside taken as they are, so that
 ///   `set users/a {"name": "A B"}` needs no quoting around the object.
 ///
+/// The characters are read by `CommandLexer`, whose rules for quotes, escapes and
+/// brackets are those of the query parser too.
+///
 /// For example:
 ///
 /// ```swift
@@ -43,11 +46,10 @@ package struct TokenizerError: Error, Equatable, CustomStringConvertible {
 package enum Tokenizer {
   /// - Throws: `TokenizerError` for a quote or bracket left open.
   package static func split(_ line: String) throws(TokenizerError) -> [String] {
-    let characters = scalars(of: line)
+    var lexer = CommandLexer(line, words: .shell)
     var words: [String] = []
     var word = ""
     var inWord = false  // `''` is an empty word, so emptiness alone cannot tell
-    var index = 0
 
     func finishWord() {
       if inWord { words.append(word) }
@@ -55,88 +57,53 @@ package enum Tokenizer {
       inWord = false
     }
 
-    while index < characters.count {
-      let character = characters[index]
+    while let character = lexer.current {
       switch character {
-      case " ", "\t", "\n", "\r":
+      case _ where CommandLexer.isSeparator(character):
         finishWord()
-        index += 1
-      case "'":
+        lexer.index += 1
+      case "'", "\"":
         inWord = true
-        let open = index
-        index += 1
-        while index < characters.count, characters[index] != "'" {
-          word.append(characters[index])
-          index += 1
+        do {
+          try lexer.readQuoted(character == "'" ? .none : .shell, into: &word)
+        } catch {
+          throw unclosed(error, in: lexer)
         }
-        guard index < characters.count else { throw TokenizerError(kind: .singleQuote, column: open + 1) }
-        index += 1
-      case "\"":
-        inWord = true
-        let open = index
-        index += 1
-        while index < characters.count, characters[index] != "\"" {
-          if characters[index] == "\\", index + 1 < characters.count,
-            characters[index + 1] == "\"" || characters[index + 1] == "\\"
-          {
-            index += 1
-          }
-          word.append(characters[index])
-          index += 1
-        }
-        guard index < characters.count else { throw TokenizerError(kind: .doubleQuote, column: open + 1) }
-        index += 1
       case "\\":
-        guard index + 1 < characters.count else { throw TokenizerError(kind: .escape, column: index + 1) }
+        guard lexer.index + 1 < lexer.characters.count else {
+          throw TokenizerError(kind: .escape, column: lexer.column(at: lexer.index))
+        }
         inWord = true
-        word.append(characters[index + 1])
-        index += 2
+        word.append(lexer.characters[lexer.index + 1])
+        lexer.index += 2
       case "{" where !inWord, "[" where !inWord:
         inWord = true
-        let end = try endOfJSON(characters, from: index)
-        word.append(contentsOf: characters[index..<end])
-        index = end
+        do {
+          word.append(contentsOf: try lexer.readJSON())
+        } catch {
+          throw unclosed(error, in: lexer)
+        }
       default:
         inWord = true
-        word.append(character)
-        index += 1
+        let end = lexer.endOfWord(from: lexer.index)
+        word.append(contentsOf: lexer.characters[lexer.index..<end])
+        lexer.index = end
       }
     }
     finishWord()
     return words
   }
 
-  /// The index just past the bracket that closes the one at `start`; strings inside are
-  /// skipped with their escapes. Mismatched closing brackets are left for the JSON
-  /// parser to report with a position.
-  private static func endOfJSON(_ characters: [Character], from start: Int) throws(TokenizerError) -> Int {
-    var depth = 0
-    var index = start
-    var stack: [Int] = []  // where each open bracket is, for the error
-    while index < characters.count {
-      switch characters[index] {
-      case "{", "[":
-        depth += 1
-        stack.append(index)
-      case "}", "]":
-        depth -= 1
-        stack.removeLast()
-        if depth == 0 { return index + 1 }
-      case "\"":
-        let open = index
-        index += 1
-        while index < characters.count, characters[index] != "\"" {
-          if characters[index] == "\\" { index += 1 }
-          index += 1
-        }
-        guard index < characters.count else { throw TokenizerError(kind: .doubleQuote, column: open + 1) }
-      default:
-        break
+  /// The error for the quote or bracket `failure` found left open.
+  static func unclosed(_ failure: CommandLexer.Failure, in lexer: CommandLexer) -> TokenizerError {
+    let open = lexer.characters[failure.position]
+    let kind: TokenizerError.Kind =
+      switch open {
+      case "'": .singleQuote
+      case "\"": .doubleQuote
+      default: .bracket(open)
       }
-      index += 1
-    }
-    let open = stack.last ?? start
-    throw TokenizerError(kind: .bracket(characters[open]), column: open + 1)
+    return TokenizerError(kind: kind, column: lexer.column(at: failure.position))
   }
 }
 
@@ -149,16 +116,5 @@ extension Tokenizer {
     var quoted = "'"
     for scalar in word.unicodeScalars { quoted += scalar == "'" ? #"'"'"'"# : String(scalar) }
     return quoted + "'"
-  }
-
-  /// The line's Unicode scalars, each as a `Character`, for the tokenizers to walk.
-  ///
-  /// Not the line's own characters: a grapheme cluster can join a quote, a backslash or
-  /// a space to the combining marks after it (`'` followed by U+0301 is one
-  /// `Character`), which would then be neither a quote nor a separator, so that `'\u{301}'`
-  /// would not be a quoted word. Every character the tokenizers look for is one scalar;
-  /// words built from these characters join back into the same text.
-  static func scalars(of line: String) -> [Character] {
-    line.unicodeScalars.map(Character.init)
   }
 }

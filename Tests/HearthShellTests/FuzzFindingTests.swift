@@ -1,3 +1,4 @@
+import Hearth
 import Testing
 
 @testable import HearthShell
@@ -15,6 +16,16 @@ import Testing
   @Test func quotesFollowedByCombiningMarksStillQuote() throws {
     #expect(try Tokenizer.split("'\u{301} x'") == ["\u{301} x"])
     #expect(try Tokenizer.splitKeepingQuotes("a == '\u{301} x'") == ["a", "==", "'\u{301} x'"])
+  }
+
+  /// Found by reading the shell's readers side by side: an index spec was read by
+  /// grapheme clusters, so a backtick followed by a combining mark did not open a name
+  /// there as it did in a query.
+  @Test func fieldPathsWithCombiningMarksReadAlikeInQueriesAndIndexSpecs() throws {
+    let spec = try IndexSpec.parse("group:posts `\u{301}a`, b desc")
+    let clauses = try QueryClauses.parse("order by `\u{301}a`, b desc")
+    #expect(spec.fields.map(\.path) == clauses.orders.map(\.field))
+    #expect(spec.fields.map(\.path) == [FieldPath(["\u{301}a"]), FieldPath(["b"])])
   }
 
   @Test func stringsWithCombiningMarksAreQueryValues() throws {
