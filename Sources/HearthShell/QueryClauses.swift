@@ -1,8 +1,7 @@
 import Hearth
 
-/// The clauses of a query typed in the shell (docs/shell.md, "`query` and `explain`"), parsed;
-/// the
-/// text after TARGET:
+/// The clauses of a query typed in the shell (docs/shell.md, "`query` and `explain`"),
+/// parsed; the text after TARGET:
 ///
 /// ```
 /// where likes >= 10 and (tags array-contains "swift" or pinned == true)
