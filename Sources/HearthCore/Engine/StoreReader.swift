@@ -46,16 +46,6 @@ package struct StoreReader {
     try withDocumentBytes(key, hint: hint) { try EncodedDocument(key: key, verifying: $0) }
   }
 
-  /// Every document of the collection at `path` as verified bytes, in document-ID order.
-  package func encodedDocuments(inCollection path: ResourcePath) throws -> [EncodedDocument] {
-    var documents: [EncodedDocument] = []
-    try forEachDocumentBytes(inCollection: path) { key, bytes in
-      documents.append(try EncodedDocument(key: key, verifying: bytes))
-      return true
-    }
-    return documents
-  }
-
   /// Calls `body` with the key and stored bytes (valid only inside `body`) of each
   /// document of the collection at `path`, in document-ID order, until it returns `false`.
   package func forEachDocumentBytes(

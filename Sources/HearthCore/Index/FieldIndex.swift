@@ -41,11 +41,6 @@ package enum FieldIndex {
     return bytes
   }
 
-  /// Whether queries can use an index on `path` (its path is short enough).
-  package static func isIndexed(_ path: FieldPath) -> Bool {
-    prefix(.value, .root, path) != nil
-  }
-
   /// `prefix` followed by the value, cut at `maxKeyBytes`.
   static func key(_ prefix: [UInt8], _ value: Value) -> [UInt8] {
     var bytes = prefix

@@ -26,11 +26,6 @@ package struct QueryModel: Sendable {
   package var endAt: Bound?
 
   package init(target: Target) { self.target = target }
-
-  package var isCollectionGroup: Bool {
-    if case .group = target { return true }
-    return false
-  }
 }
 
 /// One order-by: a field (or `__name__`) and a direction.
