@@ -47,6 +47,14 @@ public enum ExtendedJSON {
     UserDataWriter(database: database).value(try ExtendedJSONCodec.value(fromText: text))
   }
 
+  /// One extended JSON value already read (the doc shell reads its query values itself)
+  /// into the Swift value Hearth would read back.
+  ///
+  /// - Throws: `invalidArgument` for a bad tag, as `fields(from:database:)`.
+  package static func value(fromJSON json: JSONValue, database: Database) throws -> Any {
+    UserDataWriter(database: database).value(try ExtendedJSONCodec.value(from: json))
+  }
+
   /// `value` as extended JSON: compact (one line, no spaces), or `pretty` (2-space
   /// indentation), `colored` with ANSI escapes for a terminal.
   ///

@@ -1,10 +1,16 @@
 import Hearth
+import HearthCore
 
 /// The values of query text: JSON (a number without fraction or exponent is an
 /// integer), a single- or double-quoted string, `ts("…")`, `ref("…")`, `geo(lat, lng)`,
-/// `bytes("…")`, `NaN`, `Infinity` or `-Infinity`, and lists and objects of these. Each
-/// is kept as the extended JSON it stands for (`ts("…")` is `{"$timestamp":"…"}`), which
-/// `ExtendedJSON` reads when the query is built.
+/// `bytes("…")`, `NaN`, `Infinity` or `-Infinity`, and lists and objects of these.
+///
+/// Each is read once, by the query's one lexer, straight into the extended JSON value it
+/// stands for (`ts("…")` is `{"$timestamp": "…"}`), which `ExtendedJSON` turns into a
+/// Firestore value when the query is built. Query values are not JSON text (single
+/// quotes, `\'`, functions, `NaN`), so they are not handed to `JSONParser` as text; its
+/// rules are kept where they apply: a number's grammar and range are `JSONParser.number`'s,
+/// an object's keys are unique, strings take JSON's escapes.
 extension ClauseParser {
   mutating func parseValues(after context: String) throws(QueryTextError) -> [QueryClauses.Literal] {
     var values = [try parseValue(after: context)]
@@ -16,23 +22,23 @@ extension ClauseParser {
     lexer.skipSpaces()
     let start = lexer.index
     let json = try valueJSON(after: context)
-    return QueryClauses.Literal(json: json, column: lexer.column(at: start), isList: lexer.characters[start] == "[")
+    return QueryClauses.Literal(json: json, column: lexer.column(at: start))
   }
 
-  /// The value at the cursor as extended JSON text.
-  private mutating func valueJSON(after context: String) throws(QueryTextError) -> String {
+  /// The value at the cursor as extended JSON.
+  private mutating func valueJSON(after context: String) throws(QueryTextError) -> JSONValue {
     lexer.skipSpaces()
     let start = lexer.index
     guard let character = lexer.current else { throw fail("expected a value after '\(context)'") }
     switch character {
     case "'", "\"":
-      return Self.quoted(try readString())
+      return .string(try readString())
     case "[":
       try nest(at: start)
       defer { depth -= 1 }
       lexer.index += 1
-      if lexer.takeSymbol("]") { return "[]" }
-      var elements: [String] = []
+      if lexer.takeSymbol("]") { return .array([]) }
+      var elements: [JSONValue] = []
       repeat {
         elements.append(try valueJSON(after: elements.isEmpty ? "[" : ","))
       } while lexer.takeSymbol(",")
@@ -41,41 +47,50 @@ extension ClauseParser {
         throw fail(
           "expected ',' or ']' in the list opened at column \(lexer.column(at: start))\(found(at: lexer.index))")
       }
-      return "[" + elements.joined(separator: ",") + "]"
+      return .array(elements)
     case "{":
       try nest(at: start)
       defer { depth -= 1 }
       lexer.index += 1
-      if lexer.takeSymbol("}") { return "{}" }
-      var members: [String] = []
+      if lexer.takeSymbol("}") { return .object([]) }
+      var members: [(key: String, value: JSONValue)] = []
+      var keys = Set<String>()
       repeat {
         lexer.skipSpaces()
+        let keyStart = lexer.index
         guard lexer.current == "'" || lexer.current == "\"" else {
           throw fail(
             "expected a key in quotes in the object opened at column \(lexer.column(at: start))\(found(at: lexer.index))"
           )
         }
-        let key = Self.quoted(try readString())
-        guard lexer.takeSymbol(":") else { throw fail("expected ':' after the key \(key)") }
-        members.append(key + ":" + (try valueJSON(after: ":")))
+        let key = try readString()
+        guard keys.insert(key).inserted else {
+          throw fail(
+            "duplicate key \(Self.quoted(key)) in the object opened at column \(lexer.column(at: start))", at: keyStart)
+        }
+        guard lexer.takeSymbol(":") else { throw fail("expected ':' after the key \(Self.quoted(key))") }
+        members.append((key, try valueJSON(after: ":")))
       } while lexer.takeSymbol(",")
       guard lexer.takeSymbol("}") else {
         lexer.skipSpaces()
         throw fail(
           "expected ',' or '}' in the object opened at column \(lexer.column(at: start))\(found(at: lexer.index))")
       }
-      return "{" + members.joined(separator: ",") + "}"
+      return .object(members)
     case "-", "0"..."9":
       return try parseNumber()
     default:
       guard let word = lexer.peekWord() else { throw fail("expected a value after '\(context)'\(found(at: start))") }
       switch word {
-      case "true", "false", "null":
+      case "true", "false":
         lexer.takeWord(word)
-        return word
+        return .bool(word == "true")
+      case "null":
+        lexer.takeWord(word)
+        return .null
       case "NaN", "Infinity":
         lexer.takeWord(word)
-        return #"{"$double":"\#(word)"}"#
+        return Self.double(word)
       case "ts", "ref", "bytes", "geo":
         return try parseFunction(word)
       default:
@@ -102,43 +117,37 @@ extension ClauseParser {
     }
   }
 
-  /// A JSON number, kept as typed (so `2` stays an integer and `2.0` a double), or
-  /// `-Infinity`.
-  private mutating func parseNumber() throws(QueryTextError) -> String {
+  /// A number, which `JSONParser.number` reads (so `2` is an integer and `2.0` a double),
+  /// or `-Infinity`. The number is every word character and `.` from the cursor on, so
+  /// that `12abc` is one wrong number rather than a number and a stray word.
+  private mutating func parseNumber() throws(QueryTextError) -> JSONValue {
     let start = lexer.index
     if lexer.current == "-" {
       lexer.index += 1
       if lexer.wordHere() == "Infinity" {
         lexer.index += "Infinity".count
-        return #"{"$double":"-Infinity"}"#
+        return Self.double("-Infinity")
       }
     }
-    let integerStart = lexer.index
-    guard lexer.skipDigits() else { throw fail("expected a number after '-'\(found(at: lexer.index))", at: start) }
-    var valid = lexer.characters[integerStart] != "0" || lexer.index - integerStart == 1
-    if lexer.current == "." {
-      lexer.index += 1
-      valid = valid && lexer.skipDigits()
+    guard let digit = lexer.current, digit.isASCII, digit.isNumber else {
+      throw fail("expected a number after '-'\(found(at: lexer.index))", at: start)
     }
-    if lexer.current == "e" || lexer.current == "E" {
-      lexer.index += 1
-      if lexer.current == "+" || lexer.current == "-" { lexer.index += 1 }
-      valid = valid && lexer.skipDigits()
+    while let character = lexer.current, lexer.isWordCharacter(character) || character == "." { lexer.index += 1 }
+    let text = String(lexer.characters[start..<lexer.index])
+    let number: JSONValue?
+    do {
+      number = try JSONParser.number(text)
+    } catch {
+      throw QueryTextError(kind: .value, message: error.message, column: lexer.column(at: start), text: self.text)
     }
-    while let character = lexer.current, lexer.isWordCharacter(character) || character == "." {
-      lexer.index += 1
-      valid = false
+    guard let number else {
+      throw fail("'\(text)' is not a number (write numbers as JSON does: 12, -3, 0.5, 1e6)", at: start)
     }
-    guard valid else {
-      throw fail(
-        "'\(String(lexer.characters[start..<lexer.index]))' is not a number (write numbers as JSON does: 12, -3, 0.5, 1e6)",
-        at: start)
-    }
-    return String(lexer.characters[start..<lexer.index])
+    return number
   }
 
   /// `ts("…")`, `ref("…")`, `bytes("…")` or `geo(lat, lng)`.
-  private mutating func parseFunction(_ name: String) throws(QueryTextError) -> String {
+  private mutating func parseFunction(_ name: String) throws(QueryTextError) -> JSONValue {
     let start = lexer.index
     lexer.index += name.count
     let examples = [
@@ -147,22 +156,22 @@ extension ClauseParser {
     ]
     let example = examples[name]!
     guard lexer.takeSymbol("(") else { throw fail("expected '(' after '\(name)', as in \(example)") }
-    let json: String
+    let json: JSONValue
     if name == "geo" {
       lexer.skipSpaces()
       let latitude = try parseNumber()
       guard lexer.takeSymbol(",") else { throw fail("expected ',' between latitude and longitude, as in \(example)") }
       lexer.skipSpaces()
       let longitude = try parseNumber()
-      json = #"{"$geo":[\#(latitude),\#(longitude)]}"#
+      json = .object([("$geo", .array([latitude, longitude]))])
     } else {
       lexer.skipSpaces()
       guard lexer.current == "'" || lexer.current == "\"" else {
         throw fail("\(name)(…) takes a string in quotes, as in \(example)\(found(at: lexer.index))")
       }
-      let argument = Self.quoted(try readString())
+      let argument = try readString()
       let tag = ["ts": "$timestamp", "ref": "$ref", "bytes": "$bytes"][name]!
-      json = #"{"\#(tag)":\#(argument)}"#
+      json = .object([(tag, .string(argument))])
     }
     guard lexer.takeSymbol(")") else {
       lexer.skipSpaces()
@@ -209,6 +218,9 @@ extension ClauseParser {
     }
   }
 
-  /// `text` as a JSON string.
-  private static func quoted(_ text: String) -> String { ExtendedJSON.string(from: text) }
+  /// `text` as a JSON string, for messages.
+  private static func quoted(_ text: String) -> String { JSONWriter.quoted(text) }
+
+  /// The extended JSON of a double that JSON cannot write: `NaN`, `Infinity`, `-Infinity`.
+  private static func double(_ name: String) -> JSONValue { .object([("$double", .string(name))]) }
 }

@@ -1,4 +1,5 @@
 import Hearth
+import HearthCore
 
 extension QueryClauses {
   /// `base` with these clauses, built with Hearth's public query API: each `where` is one
@@ -38,8 +39,9 @@ extension QueryClauses {
   }
 
   /// Every value as typed, in order: the extended JSON each becomes and the column where
-  /// it starts (for the fuzzing harness, which checks that each is well-formed JSON).
-  package var literals: [(json: String, column: Int)] {
+  /// it starts (for the fuzzing harness, which checks that each is written and read back
+  /// as the same JSON).
+  package var literals: [(json: JSONValue, column: Int)] {
     func collect(_ condition: Condition) -> [Literal] {
       switch condition {
       case .comparison(_, _, let literal): [literal]
@@ -76,7 +78,7 @@ extension QueryClauses {
 
   private func value(_ literal: Literal, _ database: Database) throws(QueryTextError) -> Any {
     do {
-      return try ExtendedJSON.value(from: literal.json, database: database)
+      return try ExtendedJSON.value(fromJSON: literal.json, database: database)
     } catch {
       let message = (error as? HearthError)?.message ?? "\(error)"
       throw QueryTextError(kind: .value, message: message, column: literal.column, text: text)

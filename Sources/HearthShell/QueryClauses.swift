@@ -1,4 +1,5 @@
 import Hearth
+import HearthCore
 
 /// The clauses of a query typed in the shell (docs/shell.md, "`query` and `explain`"),
 /// parsed; the text after TARGET:
@@ -44,12 +45,16 @@ package struct QueryClauses {
     var takesList: Bool { self == .in || self == .notIn || self == .arrayContainsAny }
   }
 
-  /// A value as typed, as extended JSON (`ts("…")` is `{"$timestamp":"…"}`), and the
+  /// A value as typed, as extended JSON (`ts("…")` is `{"$timestamp": "…"}`), and the
   /// column where it starts.
   struct Literal: Equatable {
-    let json: String
+    let json: JSONValue
     let column: Int
-    let isList: Bool
+
+    /// Written as a list (`in [1, 2]`), as `in`, `not-in` and `array-contains-any` need.
+    var isList: Bool {
+      if case .array = json { true } else { false }
+    }
   }
 
   indirect enum Condition: Equatable {

@@ -339,6 +339,45 @@ import Testing
     }
   }
 
+  @Test(arguments: [
+    ("where a == [1, 99999999999999999999]", 16, "integer 99999999999999999999 does not fit in 64 bits"),
+    ("where a == geo(1e400, 2)", 16, "number 1e400 is too large for a double"),
+    ("start at -1e999", 10, "number -1e999 is too large for a double"),
+  ])
+  func numbersOutOfRangeAreValueErrorsAtTheNumber(text: String, column: Int, message: String) {
+    // JSON's own rules for a number's range (JSONParser.number), reported where the
+    // number starts rather than where the value does.
+    #expect {
+      try QueryClauses.parse(text)
+    } throws: { error in
+      guard let error = error as? QueryTextError else { return false }
+      return error.column == column && error.message.hasPrefix(message) && error.kind == .value
+    }
+  }
+
+  @Test func valuesAreReadAsJSONReadsThem() throws {
+    func literal(_ value: String) throws -> JSONValue? {
+      try QueryClauses.parse("where a == " + value).literals.first?.json
+    }
+    #expect(try literal("2") == .integer(2))
+    #expect(try literal("2.0") == .double(2))
+    #expect(try literal("1.5e3") == .double(1500))
+    #expect(try literal("-0") == .integer(0))
+    #expect(try literal("-0.0") == .double(-0.0))
+    #expect(try literal("-9223372036854775808") == .integer(.min))
+    #expect(
+      try literal(#"{'b': 1, "a": [true, null]}"#)
+        == .object([("b", .integer(1)), ("a", .array([.bool(true), .null]))]))
+    // An object's keys are unique, as JSONParser requires of a document.
+    #expect(
+      throws: QueryTextError(
+        kind: .syntax, message: #"duplicate key "k" in the object opened at column 12"#, column: 21,
+        text: "where a == {'k': 1, 'k': 2}")
+    ) {
+      try QueryClauses.parse("where a == {'k': 1, 'k': 2}")
+    }
+  }
+
   @Test func aQuotedClauseStringIsReadAsClauses() throws {
     // A Unix shell's quotes typed in the interactive shell; errors still point into
     // the text as typed.
@@ -369,14 +408,14 @@ import Testing
       #"start at ts("2026-01-01T00:00:00Z"), ref("users/a"), geo(1, -2.5), bytes("AAEC"), NaN, -Infinity, 'it\'s', [1, {"k": null}]"#
     )
     #expect(
-      literals.start?.values.map(\.json) == [
+      literals.start?.values.map { JSONWriter().string(from: $0.json) } == [
         #"{"$timestamp":"2026-01-01T00:00:00Z"}"#, #"{"$ref":"users/a"}"#, #"{"$geo":[1,-2.5]}"#,
         #"{"$bytes":"AAEC"}"#, #"{"$double":"NaN"}"#, #"{"$double":"-Infinity"}"#, #""it's""#, #"[1,{"k":null}]"#,
       ])
     #expect(literals.start?.inclusive == true)
     #expect(
       try QueryClauses.parse("where `a\\`b`.c == 1").conditions == [
-        .comparison(FieldPath(["a`b", "c"]), .equal, .init(json: "1", column: 19, isList: false))
+        .comparison(FieldPath(["a`b", "c"]), .equal, .init(json: .integer(1), column: 19))
       ])
   }
 

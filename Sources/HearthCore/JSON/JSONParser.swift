@@ -59,6 +59,20 @@ package enum JSONParser {
     return try scanner.parseDocument()
   }
 
+  /// The number `text` spells, read as `parse` reads one in a document: without fraction
+  /// or exponent an `Int64`, else a double. For readers of text that is JSON only in part
+  /// (the doc shell's query values), which find where a number ends themselves and leave
+  /// its grammar and its range to the one JSON parser.
+  ///
+  /// - Returns: `nil` when `text` is not exactly one JSON number.
+  /// - Throws: `JSONParseError` for a number that does not fit: an integer beyond 64 bits,
+  ///   a double that would be infinite.
+  package static func number(_ text: String) throws(JSONParseError) -> JSONValue? {
+    var scanner = Scanner(bytes: Array(text.utf8), maxDepth: 0)
+    guard let isDouble = try? scanner.scanNumber(), scanner.index == scanner.bytes.count else { return nil }
+    return try scanner.convertNumber(from: 0, isDouble: isDouble)
+  }
+
   /// The offset of the first byte that does not start a valid UTF-8 sequence, or `nil`.
   static func firstInvalidUTF8Offset(_ bytes: [UInt8]) -> Int? {
     var iterator = bytes.makeIterator()
@@ -217,6 +231,13 @@ private struct Scanner {
   /// exponent it is an integer.
   mutating func parseNumber() throws(JSONParseError) -> JSONValue {
     let start = index
+    let isDouble = try scanNumber()
+    return try convertNumber(from: start, isDouble: isDouble)
+  }
+
+  /// Moves past a number's text, checking its grammar; whether it is a double.
+  mutating func scanNumber() throws(JSONParseError) -> Bool {
+    let start = index
     if peek(UInt8(ascii: "-")) { index += 1 }
     guard index < bytes.count, isDigit(bytes[index]) else {
       throw error("expected a digit after '-', found \(found())")
@@ -247,6 +268,11 @@ private struct Scanner {
       skipDigits()
       isDouble = true
     }
+    return isDouble
+  }
+
+  /// The number scanned from `start` to the cursor: an exact `Int64`, or a finite double.
+  func convertNumber(from start: Int, isDouble: Bool) throws(JSONParseError) -> JSONValue {
     let text = String(decoding: bytes[start..<index], as: UTF8.self)
     if !isDouble {
       guard let integer = Int64(text) else {

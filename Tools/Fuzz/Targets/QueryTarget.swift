@@ -75,32 +75,28 @@ enum QueryTarget {
     } catch {
       throw PropertyViolation("the JSON string \(quoted.debugDescription) is not a query value: \(error.message)")
     }
-    let json = clauses.literals.first?.json ?? ""
-    guard case .string(let read)? = try? JSONParser.parse(json) else {
-      throw PropertyViolation("the JSON string \(quoted.debugDescription) became \(json.debugDescription)")
+    guard case .string(let read)? = clauses.literals.first?.json else {
+      throw PropertyViolation("the JSON string \(quoted.debugDescription) became \(clauses.literals.map(\.json))")
     }
     try require(
       clauses.literals.count == 1 && read.utf8.elementsEqual(string.utf8),
       "the JSON string \(quoted.debugDescription) reads as \(read.debugDescription)")
   }
 
-  /// The parser writes values as extended JSON: it must be JSON. Only a number can still
-  /// be refused, for being out of range (`99999999999999999999`, `1e999`).
-  static func requireJSON(_ json: String) throws {
+  /// The parser reads values as extended JSON: each must be JSON that writes and reads
+  /// back unchanged, and that `ExtendedJSONCodec` takes or refuses with `invalidArgument`.
+  static func requireJSON(_ json: JSONValue) throws {
+    let text = JSONWriter().string(from: json)
     do {
-      _ = try JSONParser.parse(json, maxDepth: .max)
-    } catch {
-      let bytes = Array(json.utf8)
-      let atNumber =
-        error.offset < bytes.count
-        && (bytes[error.offset] == UInt8(ascii: "-") || (0x30...0x39).contains(bytes[error.offset]))
-      try require(atNumber, "a value's JSON \(json.debugDescription) is malformed: \(error)")
-      return
+      let again = try JSONParser.parse(text, maxDepth: .max)
+      try require(again == json, "a value's JSON \(text.debugDescription) reads back as \(again)")
+    } catch let error as JSONParseError {
+      throw PropertyViolation("a value's JSON \(text.debugDescription) is malformed: \(error)")
     }
     do {
-      _ = try ExtendedJSONCodec.value(fromText: json, maxDepth: .max)
+      _ = try ExtendedJSONCodec.value(from: json)
     } catch {
-      try requireHearthError(error, .invalidArgument, from: "ExtendedJSONCodec.value for \(json.debugDescription)")
+      try requireHearthError(error, .invalidArgument, from: "ExtendedJSONCodec.value for \(text.debugDescription)")
     }
   }
 
