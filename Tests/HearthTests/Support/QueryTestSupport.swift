@@ -59,14 +59,8 @@ func expectInvalidQuery(
       "expected the query to fail with invalidArgument, but it returned \(found)\(suffix)",
       sourceLocation: sourceLocation)
     return nil
-  } catch let error as HearthError {
-    checkInvalidArgument(error, fragments, suffix, sourceLocation)
-    return error
   } catch {
-    Issue.record(
-      "expected a HearthError(invalidArgument) but got \(type(of: error)): \(error)\(suffix)",
-      sourceLocation: sourceLocation)
-    return nil
+    return invalidArgument(error, fragments, suffix, sourceLocation)
   }
 }
 
@@ -82,18 +76,30 @@ func expectInvalidArgument(
   let suffix = comment.map { " — \($0)" } ?? ""
   do {
     try body()
+    return invalidArgument(nil, fragments, suffix, sourceLocation)
+  } catch {
+    return invalidArgument(error, fragments, suffix, sourceLocation)
+  }
+}
+
+/// What was thrown (`nil`: nothing), checked to be `invalidArgument` with every fragment:
+/// the `HearthError`, or `nil` after recording why it is not.
+private func invalidArgument(
+  _ error: Error?, _ fragments: [String], _ suffix: String, _ sourceLocation: SourceLocation
+) -> HearthError? {
+  guard let error else {
     Issue.record(
       "expected a HearthError(invalidArgument) but nothing was thrown\(suffix)", sourceLocation: sourceLocation)
     return nil
-  } catch let error as HearthError {
-    checkInvalidArgument(error, fragments, suffix, sourceLocation)
-    return error
-  } catch {
+  }
+  guard let hearthError = error as? HearthError else {
     Issue.record(
       "expected a HearthError(invalidArgument) but got \(type(of: error)): \(error)\(suffix)",
       sourceLocation: sourceLocation)
     return nil
   }
+  checkInvalidArgument(hearthError, fragments, suffix, sourceLocation)
+  return hearthError
 }
 
 private func checkInvalidArgument(
@@ -119,13 +125,7 @@ func expectIDs(
   _ query: Query, _ expected: [String], _ comment: String? = nil,
   sourceLocation: SourceLocation = #_sourceLocation
 ) {
-  let prefix = comment.map { "\($0): " } ?? ""
-  do {
-    let found = try ids(query)
-    #expect(found == expected, "\(prefix)got \(found), expected \(expected)", sourceLocation: sourceLocation)
-  } catch {
-    Issue.record("\(prefix)the query failed: \(error); expected \(expected)", sourceLocation: sourceLocation)
-  }
+  expectResults(ids, of: query, expected, comment, sourceLocation)
 }
 
 /// Checks that the query runs and returns documents at `expected` full paths, in order.
@@ -133,9 +133,17 @@ func expectPaths(
   _ query: Query, _ expected: [String], _ comment: String? = nil,
   sourceLocation: SourceLocation = #_sourceLocation
 ) {
+  expectResults(paths, of: query, expected, comment, sourceLocation)
+}
+
+/// Checks that the query runs and that `read` (`ids` or `paths`) of its result is `expected`.
+private func expectResults(
+  _ read: (Query) throws -> [String], of query: Query, _ expected: [String], _ comment: String?,
+  _ sourceLocation: SourceLocation
+) {
   let prefix = comment.map { "\($0): " } ?? ""
   do {
-    let found = try paths(query)
+    let found = try read(query)
     #expect(found == expected, "\(prefix)got \(found), expected \(expected)", sourceLocation: sourceLocation)
   } catch {
     Issue.record("\(prefix)the query failed: \(error); expected \(expected)", sourceLocation: sourceLocation)

@@ -35,18 +35,9 @@ func expectHearthError(
 ) -> HearthError? {
   do {
     try body()
-    Issue.record(
-      "expected a HearthError(\(code)) but nothing was thrown \(comment.map { "— \($0)" } ?? "")",
-      sourceLocation: sourceLocation)
-    return nil
-  } catch let error as HearthError {
-    checkHearthError(error, code, fragments, comment, sourceLocation)
-    return error
+    return thrown(nil, code, fragments, comment, sourceLocation)
   } catch {
-    Issue.record(
-      "expected a HearthError(\(code)) but got \(type(of: error)): \(error) \(comment.map { "— \($0)" } ?? "")",
-      sourceLocation: sourceLocation)
-    return nil
+    return thrown(error, code, fragments, comment, sourceLocation)
   }
 }
 
@@ -61,19 +52,30 @@ func expectHearthError(
 ) async -> HearthError? {
   do {
     try await body()
-    Issue.record(
-      "expected a HearthError(\(code)) but nothing was thrown \(comment.map { "— \($0)" } ?? "")",
-      sourceLocation: sourceLocation)
-    return nil
-  } catch let error as HearthError {
-    checkHearthError(error, code, fragments, comment, sourceLocation)
-    return error
+    return thrown(nil, code, fragments, comment, sourceLocation)
   } catch {
-    Issue.record(
-      "expected a HearthError(\(code)) but got \(type(of: error)): \(error) \(comment.map { "— \($0)" } ?? "")",
-      sourceLocation: sourceLocation)
+    return thrown(error, code, fragments, comment, sourceLocation)
+  }
+}
+
+/// The error a body threw or a handler delivered (`nil`: none), checked: the
+/// `HearthError`, or `nil` after recording why it is not the one expected.
+private func thrown(
+  _ error: Error?, _ code: HearthError.Code, _ fragments: [String], _ comment: String?,
+  _ sourceLocation: SourceLocation
+) -> HearthError? {
+  let suffix = comment.map { "— \($0)" } ?? ""
+  guard let error else {
+    Issue.record("expected a HearthError(\(code)) but there was no error \(suffix)", sourceLocation: sourceLocation)
     return nil
   }
+  guard let hearthError = error as? HearthError else {
+    Issue.record(
+      "expected a HearthError(\(code)) but got \(type(of: error)): \(error) \(suffix)", sourceLocation: sourceLocation)
+    return nil
+  }
+  checkHearthError(hearthError, code, fragments, comment, sourceLocation)
+  return hearthError
 }
 
 /// Checks an error that was delivered rather than thrown (completion handlers).
@@ -81,15 +83,7 @@ func expectHearthError(
   _ error: Error?, _ code: HearthError.Code, mentioning fragments: [String] = [],
   sourceLocation: SourceLocation = #_sourceLocation
 ) {
-  guard let error else {
-    Issue.record("expected a HearthError(\(code)) but there was no error", sourceLocation: sourceLocation)
-    return
-  }
-  guard let hearthError = error as? HearthError else {
-    Issue.record("expected a HearthError(\(code)) but got \(type(of: error)): \(error)", sourceLocation: sourceLocation)
-    return
-  }
-  checkHearthError(hearthError, code, fragments, nil, sourceLocation)
+  _ = thrown(error, code, fragments, nil, sourceLocation)
 }
 
 private func checkHearthError(
