@@ -42,4 +42,77 @@ import Testing
       }
     }
   }
+
+  @Test func eachWriteReportsItsUpdateTimeAndTransformResults() throws {
+    try withStore { store in
+      let a = try DocumentKey(parsing: "c/a")
+      let b = try DocumentKey(parsing: "c/b")
+      try store.commit([Write(key: a, kind: .set(["n": .integer(1)]))])
+      let result = try store.commit([
+        Write(
+          key: a, kind: .patch(fields: [:], mask: []),
+          transforms: [
+            FieldTransform(path: FieldPath(["n"]), operation: .increment(.integer(2))),
+            FieldTransform(path: FieldPath(["t"]), operation: .serverTimestamp),
+          ]),
+        Write(key: b, kind: .delete),
+      ])
+      #expect(result.writeResults.count == 2)
+      #expect(result.writeResults[0].updateTime == result.commitTime)
+      #expect(
+        result.writeResults[0].transformResults.map { $0.isIdentical(to: .integer(3)) } == [true, false])
+      #expect(result.writeResults[0].transformResults.last == .timestamp(result.commitTime))
+      #expect(result.writeResults[1].updateTime == nil)
+      #expect(result.writeResults[1].transformResults.isEmpty)
+    }
+  }
+
+  @Test func aWriteThatChangesNothingKeepsTheUpdateTime() throws {
+    try withStore { store in
+      let key = try DocumentKey(parsing: "c/a")
+      let first = try store.commit([Write(key: key, kind: .set(["n": .integer(1), "d": .double(-0.0)]))])
+      // The same data again, by set, by patch and by an increment of zero: Firestore
+      // keeps the version, so a client's update-time precondition still holds.
+      for write in [
+        Write(key: key, kind: .set(["n": .integer(1), "d": .double(-0.0)])),
+        Write(key: key, kind: .patch(fields: ["n": .integer(1)], mask: [FieldPath(["n"])])),
+        Write(
+          key: key, kind: .patch(fields: [:], mask: []),
+          transforms: [FieldTransform(path: FieldPath(["n"]), operation: .increment(.integer(0)))]),
+      ] {
+        let result = try store.commit([write])
+        #expect(result.writeResults.first?.updateTime == first.commitTime)
+        #expect(try store.read { try $0.document(key)?.updateTime } == first.commitTime)
+      }
+      // 0.0 is not -0.0, nor 1.0 the integer 1: those are changes.
+      let changed = try store.commit([Write(key: key, kind: .set(["n": .double(1), "d": .double(-0.0)]))])
+      #expect(changed.writeResults.first?.updateTime == changed.commitTime)
+      #expect(try store.read { try $0.document(key)?.updateTime } == changed.commitTime)
+      #expect(try store.read { try $0.document(key)?.createTime } == first.commitTime)
+    }
+  }
+
+  @Test func anUpdateTimePreconditionWritesOnlyOverThatVersion() throws {
+    try withStore { store in
+      let key = try DocumentKey(parsing: "c/a")
+      let missing = try DocumentKey(parsing: "c/missing")
+      let first = try store.commit([Write(key: key, kind: .set(["n": .integer(1)]))])
+      let stale = Timestamp(microseconds: first.commitTime.microseconds - 1)
+      for (target, time) in [(key, stale), (missing, first.commitTime)] {
+        for kind in [Write.Kind.set(["n": .integer(2)]), .delete] {
+          let error = try #require(throws: HearthError.self) {
+            try store.commit([Write(key: target, kind: kind, precondition: .updateTime(time))])
+          }
+          #expect(error.code == .failedPrecondition)
+          #expect(error.message.contains(target.description))
+        }
+      }
+      #expect(try store.read { try $0.document(key)?.fields } == ["n": .integer(1)])
+      #expect(try store.read { try $0.document(missing) } == nil)
+      let second = try store.commit([
+        Write(key: key, kind: .set(["n": .integer(2)]), precondition: .updateTime(first.commitTime))
+      ])
+      #expect(try store.read { try $0.document(key)?.updateTime } == second.commitTime)
+    }
+  }
 }

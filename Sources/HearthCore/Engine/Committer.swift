@@ -16,16 +16,19 @@ struct Committer {
   func apply(
     _ writes: [Write], resolved: inout [(ResourcePath, CollectionNumber)], keepingDocuments: Bool = false
   ) throws -> CommitResult {
-    guard !writes.isEmpty else { return CommitResult(commitTime: Timestamp(), changedKeys: []) }
+    guard !writes.isEmpty else { return CommitResult(commitTime: Timestamp(), changedKeys: [], writeResults: []) }
     let commitTime = try nextCommitTime()
     let indexes = try store.catalog.current(in: txn)
     var documents: [DocumentKey: CommittedDocument?] = [:]
+    var writeResults: [WriteResult] = []
+    writeResults.reserveCapacity(writes.count)
     for write in writes {
-      let stored = try apply(write, at: commitTime, indexes: indexes, resolved: &resolved)
+      let (stored, writeResult) = try apply(write, at: commitTime, indexes: indexes, resolved: &resolved)
+      writeResults.append(writeResult)
       if keepingDocuments { documents[write.key] = .some(stored) }
     }
     let keys = writes.map(\.key)
-    var result = CommitResult(commitTime: commitTime, changedKeys: keys)
+    var result = CommitResult(commitTime: commitTime, changedKeys: keys, writeResults: writeResults)
     if keepingDocuments { result.documents = documents }
     if let changes = tables.changes {
       result.logSequence = try ChangeLog.append(CommitChanges(keys: keys), in: txn, table: changes)
@@ -54,16 +57,16 @@ struct Committer {
     try txn.put(KeyLayout.MetaKey.lastCommit, KeyLayout.bigEndian(UInt64(bitPattern: microseconds)), in: tables.meta)
   }
 
-  /// Applies one write; returns the document it leaves (`nil`: none).
+  /// Applies one write; returns the document it leaves (`nil`: none) and its result.
   private func apply(
     _ write: Write, at commitTime: Timestamp, indexes: IndexSet, resolved: inout [(ResourcePath, CollectionNumber)]
-  ) throws -> CommittedDocument? {
+  ) throws -> (CommittedDocument?, WriteResult) {
     let key = write.key
     let number: CollectionNumber
     if case .delete = write.kind {
       guard let known = try store.registry.number(ofCollectionOf: key, in: txn) else {
-        try check(write.precondition, exists: false, key: key)
-        return nil
+        try check(write.precondition, existing: nil, key: key)
+        return (nil, WriteResult(updateTime: nil, transformResults: []))
       }
       number = known
     } else {
@@ -71,9 +74,9 @@ struct Committer {
     }
     let storageKey = KeyLayout.documentKey(number, key.documentID)
     let existingBytes = try txn.get(storageKey, in: tables.documents)
-    try check(write.precondition, exists: existingBytes != nil, key: key)
     // The old fields are needed to patch them and to remove their index entries.
     let existing = try existingBytes.map { try DocumentCodec.decode($0, key: key) }
+    try check(write.precondition, existing: existing, key: key)
 
     var fields: [String: Value]
     switch write.kind {
@@ -82,23 +85,37 @@ struct Committer {
         try txn.delete(storageKey, in: tables.documents)
         try updateIndexes(indexes, key, number, old: existing.fields, new: nil)
       }
-      return nil
+      return (nil, WriteResult(updateTime: nil, transformResults: []))
     case .set(let newFields):
       fields = newFields
     case .patch(let patch, let mask):
       fields = existing?.fields ?? [:]
       FieldOperations.apply(patch: patch, mask: mask, to: &fields)
     }
+    var transformResults: [Value] = []
     for transform in write.transforms {
       let previous = FieldOperations.value(at: transform.path, in: fields)
       let result = FieldOperations.transform(transform.operation, previous: previous, commitTime: commitTime)
       FieldOperations.set(result, at: transform.path, in: &fields)
+      transformResults.append(result)
     }
     try DocumentValidation.validate(fields, of: key)
+    // A write that leaves the document as it was changes nothing, its update time
+    // included, as in Firestore (a client that writes over the version it read still
+    // finds that version).
+    if let existing, let existingBytes, Value.identicalFields(existing.fields, fields) {
+      let unchanged = EncodedDocument(key: key, encoded: Array(existingBytes))
+      return (
+        CommittedDocument(unchanged, fields: fields),
+        WriteResult(updateTime: existing.updateTime, transformResults: transformResults)
+      )
+    }
     let document = StoredDocument(
       key: key, fields: fields, createTime: existing?.createTime ?? commitTime, updateTime: commitTime)
     let stored = try put(document, at: storageKey, number, indexes: indexes, replacing: existing?.fields)
-    return CommittedDocument(stored, fields: fields)
+    return (
+      CommittedDocument(stored, fields: fields), WriteResult(updateTime: commitTime, transformResults: transformResults)
+    )
   }
 
   /// Stores a validated document as it is, times included (what an import does),
@@ -142,14 +159,26 @@ struct Committer {
     try CompositeIndex.update(indexes.indexes, key, number, old: old, new: new, in: txn, table: tables.indexEntries)
   }
 
-  private func check(_ precondition: Write.Precondition, exists: Bool, key: DocumentKey) throws {
+  private func check(_ precondition: Write.Precondition, existing: StoredDocument?, key: DocumentKey) throws {
     switch precondition {
     case .none: return
-    case .exists(true) where !exists:
+    case .exists(true) where existing == nil:
       throw HearthError(.notFound, "No document to update: \(key)")
-    case .exists(false) where exists:
+    case .exists(false) where existing != nil:
       throw HearthError(.alreadyExists, "Document already exists: \(key)")
-    default: return
+    case .exists: return
+    case .updateTime(let required):
+      guard let existing else {
+        throw HearthError(
+          .failedPrecondition,
+          "Document \(key) does not exist, so it was not last updated at \(RFC3339.format(required))")
+      }
+      guard existing.updateTime == required else {
+        throw HearthError(
+          .failedPrecondition,
+          "Document \(key) was last updated at \(RFC3339.format(existing.updateTime)), "
+            + "not at the required \(RFC3339.format(required))")
+      }
     }
   }
 }

@@ -223,6 +223,15 @@ package final class DocumentStore: Sendable {
   }
 }
 
+/// What one write of a commit did (Firestore's `WriteResult`).
+package struct WriteResult: Sendable {
+  /// The document's update time after the write: the commit time, or its previous update
+  /// time when the write left it unchanged; `nil` after a delete.
+  package var updateTime: Timestamp?
+  /// The value each of the write's field transforms produced, in order.
+  package var transformResults: [Value]
+}
+
 /// What a commit did.
 package struct CommitResult: Sendable {
   /// The commit's time: every written document's update time, and the value of
@@ -230,6 +239,8 @@ package struct CommitResult: Sendable {
   package var commitTime: Timestamp
   /// The documents written or deleted, in write order (a key may repeat).
   package var changedKeys: [DocumentKey]
+  /// What each write did, in write order.
+  package var writeResults: [WriteResult]
   /// The commit's entry in the change log (0 when it wrote none).
   var logSequence: UInt64 = 0
   /// Each written document as stored (`nil` for a deleted one), when the store is

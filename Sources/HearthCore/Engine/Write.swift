@@ -21,6 +21,10 @@ package struct Write: Sendable {
     /// The document must exist (`true`, else `notFound`) or must not (`false`, else
     /// `alreadyExists`).
     case exists(Bool)
+    /// The document must exist and have been last updated at this time, else
+    /// `failedPrecondition` (Firestore's `current_document.update_time`, with which a
+    /// client writes only over the version it read).
+    case updateTime(Timestamp)
   }
 
   package var key: DocumentKey
