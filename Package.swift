@@ -26,6 +26,8 @@ let package = Package(
     .target(name: "Hearth", dependencies: ["HearthCore"]),
     .target(name: "HearthShell", dependencies: ["Hearth", "CEditLine"]),
     .executableTarget(name: "hearth", dependencies: ["HearthShell"]),
+    // The Firestore server (`hearth serve`): the wire protocol over HearthCore.
+    .target(name: "HearthServer", dependencies: ["HearthCore"]),
 
     // Developer tools: the benchmark, the demo-data writer and the torture worker.
     .systemLibrary(
@@ -68,6 +70,7 @@ let package = Package(
     .testTarget(name: "HearthCoreTests", dependencies: ["HearthCore", "HearthTestSupport"]),
     .testTarget(name: "HearthTests", dependencies: ["Hearth", "HearthTestSupport"]),
     .testTarget(name: "HearthFuzzingTests", dependencies: ["HearthFuzzing"]),
+    .testTarget(name: "HearthServerTests", dependencies: ["HearthServer", "HearthCore", "HearthTestSupport"]),
     .testTarget(
       name: "HearthShellTests",
       dependencies: ["HearthShell", "Hearth", "HearthCore", "HearthStorage", "HearthTestSupport", "CTestTerminal"]),
