@@ -140,7 +140,7 @@ extension FirestoreV1 {
   }
 }
 
-/// `map<string, string>` labels: entries in UTF-8 order of their keys when written.
+/// `map<string, string>` labels, written in `MapOrder`.
 enum Labels {
   static func decodeEntry(
     _ reader: inout ProtobufReader, _ key: FieldKey, _ type: String, into labels: inout [String: String]
@@ -161,7 +161,7 @@ enum Labels {
   }
 
   static func encode(_ labels: [String: String], _ number: Int, to writer: inout ProtobufWriter) {
-    for name in labels.keys.sorted(by: { Value.compareUTF8($0, $1) < 0 }) {
+    for name in MapOrder.sorted(labels.keys) {
       writer.message(number) { entry in
         entry.string(1, name)
         entry.string(2, labels[name]!)

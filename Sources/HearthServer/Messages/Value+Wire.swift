@@ -16,8 +16,9 @@ import HearthCore
 ///   (`field_reference_value`, `function_value`, `pipeline_value`,
 ///   `variable_reference_value`), which no document holds.
 ///
-/// Encoding writes map entries in UTF-8 byte order of their keys, as protobuf's
-/// deterministic serialization does, so that equal values give equal bytes.
+/// Encoding writes map entries in a fixed order, so that equal values give equal bytes:
+/// the order of the deterministic serialization of upb, the protobuf runtime of Google's
+/// Python client (`MapOrder`).
 extension Value: WireMessage {
   package static let protobufName = "google.firestore.v1.Value"
   static let arrayName = "google.firestore.v1.ArrayValue"
@@ -136,12 +137,12 @@ extension Value: WireMessage {
     return (name, value)
   }
 
-  /// Map entries in UTF-8 order of their keys; key and value are always written, as
-  /// protobuf writes map entries.
+  /// Map entries in `MapOrder`; key and value are always written, as protobuf writes
+  /// map entries.
   static func encodeMap(
     _ fields: [String: Value], field: Int, to writer: inout ProtobufWriter, database: DatabaseName
   ) {
-    for name in Value.sortedKeys(fields) {
+    for name in MapOrder.sorted(fields.keys) {
       writer.message(field) { entry in
         entry.string(1, name)
         entry.message(2, fields[name]!, database: database)
@@ -257,5 +258,32 @@ enum Wrapper {
 
   static func write(_ number: Int, double value: Double, to writer: inout ProtobufWriter) {
     writer.message(number) { if value.bitPattern != 0 { $0.double(1, value) } }
+  }
+}
+
+/// The order map entries are written in: the UTF-8 bytes of their keys, except that a key
+/// comes after every key it is a prefix of (`aa`, `a.b`, then `a`; the empty key last).
+///
+/// This is what upb's deterministic serialization writes (it sorts the entries backwards
+/// and serializes from the end, with the length as the tie-break), and so what Google's
+/// Python client sends; C++'s protobuf would put prefixes first. Readers accept any
+/// order; matching the client's lets the tests compare bytes.
+enum MapOrder {
+  static func sorted(_ keys: some Sequence<String>) -> [String] {
+    keys.sorted { precedes($0, $1) }
+  }
+
+  static func precedes(_ a: String, _ b: String) -> Bool {
+    var x = a.utf8.makeIterator()
+    var y = b.utf8.makeIterator()
+    while true {
+      switch (x.next(), y.next()) {
+      case (let p?, let q?): if p != q { return p < q }
+      case (nil, nil): return false
+      // A key that ends first is a prefix of the other, and comes after it.
+      case (nil, _?): return false
+      case (_?, nil): return true
+      }
+    }
   }
 }

@@ -127,15 +127,14 @@ extension FirestoreV1 {
       return (try reader.check(documentKey, "document") { try database.documentKey(name) }, transforms)
     }
 
+    /// Fields in number order: `update` (1) or `delete` (2), `update_mask` (3),
+    /// `current_document` (4), `transform` (6), `update_transforms` (7).
     package func encode(to writer: inout ProtobufWriter, database: DatabaseName) {
       switch (operation, write.kind) {
       case (.delete, _), (_, .delete):
         writer.string(2, database.name(of: write.key))
       case (.transform, _):
-        writer.message(6) { transform in
-          transform.string(1, database.name(of: write.key))
-          for field in write.transforms { transform.message(2, field, database: database) }
-        }
+        break
       case (.update, .set(let fields)):
         writer.message(1, Document(key: write.key, fields: fields), database: database)
       case (.update, .patch(let fields, let mask)):
@@ -147,7 +146,12 @@ extension FirestoreV1 {
       } else if case .exists(let exists) = write.precondition {
         writer.message(4, Precondition.exists(exists), database: database)
       }
-      if operation == .update {
+      if operation == .transform {
+        writer.message(6) { transform in
+          transform.string(1, database.name(of: write.key))
+          for field in write.transforms { transform.message(2, field, database: database) }
+        }
+      } else if operation == .update {
         for field in write.transforms { writer.message(7, field, database: database) }
       }
     }
