@@ -5,6 +5,20 @@ import HearthCore
 /// values where it has them (`Value`, `QueryModel`, `Write`, …) and into the small types
 /// of this namespace where the wire says more than HearthCore models (a projection, an
 /// offset, an update-time precondition).
+///
+/// A handler turns a request's bytes into HearthCore values and its answer into bytes:
+///
+/// ```swift
+/// let request = try FirestoreV1.CommitRequest(protobuf: bytes)  // ProtobufError: INVALID_ARGUMENT
+/// let writes = request.writes.map(\.write)                      // HearthCore `Write`s
+/// // … commit them, check each `requiredUpdateTime` …
+/// let response = FirestoreV1.CommitResponse(writeResults: results, commitTime: time)
+/// return response.protobuf(database: request.database)
+/// ```
+///
+/// Requests (`FirestoreRequest`) find their database in their own fields; responses take
+/// the request's database to write names and references. A `ProtobufError`'s
+/// `hearthError` is the INVALID_ARGUMENT status to answer with.
 package enum FirestoreV1 {}
 
 /// A protobuf message of the Firestore API with its decoder and encoder.
