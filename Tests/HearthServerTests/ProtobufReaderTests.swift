@@ -64,6 +64,29 @@ import Testing
     #expect(nested.description.contains("Invalid google.firestore.v1.MapValue.FieldsEntry field key (1)"))
   }
 
+  @Test func errorsDeepInARequestNameTheWayThere() throws {
+    let request = FirestoreV1.CommitRequest(
+      database: database,
+      writes: [
+        FirestoreV1.Write(
+          HearthCore.Write(key: WireCases.key("cities/SF"), kind: .set(["name": .string("\u{1}\u{2}")])))
+      ])
+    var bytes = request.protobuf()
+    let marker: [UInt8] = [0x01, 0x02]
+    let at = try #require(
+      (0..<(bytes.count - 1)).last { bytes[$0] == marker[0] && bytes[$0 + 1] == marker[1] })
+    bytes[at] = 0xFF
+    do {
+      _ = try FirestoreV1.CommitRequest(protobuf: bytes)
+      Issue.record("invalid UTF-8 decoded")
+    } catch let error as ProtobufError {
+      #expect(error.message == "google.firestore.v1.Value" && error.field == "string_value (17)")
+      #expect(error.path == ["CommitRequest.writes", "Write.update", "Document.fields", "Document.FieldsEntry.value"])
+      #expect(error.hearthError.code == .invalidArgument)
+      #expect(error.hearthError.message.contains("(in CommitRequest.writes > Write.update"))
+    }
+  }
+
   @Test func groupsAndBadWireTypesAreRefused() throws {
     #expect(try #require(valueError([0x0B, 0x0C])).problem.contains("groups"))
     #expect(try #require(valueError([0x0E])).problem.contains("wire type 6"))

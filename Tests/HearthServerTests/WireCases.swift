@@ -182,6 +182,12 @@ enum WireCases {
           write(HearthCore.Write(key: key("cities/SF"), kind: .set(["pop": .integer(1)]))),
           write(HearthCore.Write(key: key("cities/LA"), kind: .delete)),
         ]),
+      "commit-request-unknown-fields": FirestoreV1.CommitRequest(
+        database: database,
+        writes: [
+          write(HearthCore.Write(key: key("cities/SF"), kind: .set(["pop": .integer(1)]))),
+          write(HearthCore.Write(key: key("cities/LA"), kind: .delete)),
+        ]),
       "commit-request-transaction": FirestoreV1.CommitRequest(
         database: database, writes: [], transaction: Data([0x11, 0x4C, 0x00, 0xFF])),
       "commit-response": FirestoreV1.CommitResponse(

@@ -8,7 +8,9 @@ import HearthCore
 ///   keep their bits); `null_value` is `.null` whatever its enum number.
 /// - `timestamp_value` keeps its nanoseconds (the store truncates to microseconds).
 /// - `reference_value` must name a document of the request's database: `.reference`
-///   holds only the key. A reference into another database is refused.
+///   holds only the key. A reference into another project or database is refused
+///   (INVALID_ARGUMENT), although Google's emulator stores one verbatim: HearthCore's
+///   `Value` cannot hold it.
 /// - Map keys are Swift strings: two keys equal only under Unicode canonical equivalence
 ///   (`"\u{E9}"` and `"e\u{301}"`) cannot both be kept and are refused; a key repeated
 ///   byte for byte keeps its last value, as protobuf maps do.

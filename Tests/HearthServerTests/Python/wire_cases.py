@@ -290,6 +290,20 @@ def cases():
         ),
     )
     add(
+        "commit-request-unknown-fields",
+        "CommitRequest",
+        with_unknown(
+            firestore.CommitRequest.pb()(
+                database=DB,
+                writes=[
+                    with_unknown(Write(update=with_unknown(doc("cities/SF", {"pop": 1}), UNKNOWN)), UNKNOWN),
+                    Write(delete=DOCS + "/cities/LA"),
+                ],
+            ),
+            UNKNOWN,
+        ),
+    )
+    add(
         "commit-request-transaction",
         "CommitRequest",
         firestore.CommitRequest.pb()(database=DB, writes=[], transaction=b"\x11\x4c\x00\xff"),
