@@ -26,6 +26,8 @@ let package = Package(
     .target(name: "Hearth", dependencies: ["HearthCore"]),
     .target(name: "HearthShell", dependencies: ["Hearth", "CEditLine"]),
     .executableTarget(name: "hearth", dependencies: ["HearthShell"]),
+    // The Firestore server (`hearth serve`): the wire protocol over HearthCore.
+    .target(name: "HearthServer", dependencies: ["HearthCore"]),
 
     // Developer tools: the benchmark, the demo-data writer and the torture worker.
     .systemLibrary(
@@ -51,7 +53,8 @@ let package = Package(
     // by Tools/fuzz.sh (-DFUZZING, -sanitize=fuzzer) and a replayer of input files when
     // built plainly.
     .target(
-      name: "HearthFuzzing", dependencies: ["HearthShell", "Hearth", "HearthCore"], path: "Tools/Fuzz/Targets"),
+      name: "HearthFuzzing", dependencies: ["HearthShell", "Hearth", "HearthCore", "HearthServer"],
+      path: "Tools/Fuzz/Targets"),
     .executableTarget(
       name: "fuzz-document-codec", dependencies: ["HearthFuzzing"], path: "Tools/Fuzz/Entry/DocumentCodec"),
     .executableTarget(name: "fuzz-key-codec", dependencies: ["HearthFuzzing"], path: "Tools/Fuzz/Entry/KeyCodec"),
@@ -59,6 +62,8 @@ let package = Package(
       name: "fuzz-extended-json", dependencies: ["HearthFuzzing"], path: "Tools/Fuzz/Entry/ExtendedJSON"),
     .executableTarget(name: "fuzz-query", dependencies: ["HearthFuzzing"], path: "Tools/Fuzz/Entry/Query"),
     .executableTarget(name: "fuzz-import-line", dependencies: ["HearthFuzzing"], path: "Tools/Fuzz/Entry/ImportLine"),
+    .executableTarget(
+      name: "fuzz-firestore-request", dependencies: ["HearthFuzzing"], path: "Tools/Fuzz/Entry/FirestoreRequest"),
 
     // What the test targets share (they cannot share files): the database fixture, the
     // seeded generator (the benchmark and the torture worker use it too), the JSON Schema
@@ -68,6 +73,9 @@ let package = Package(
     .testTarget(name: "HearthCoreTests", dependencies: ["HearthCore", "HearthTestSupport"]),
     .testTarget(name: "HearthTests", dependencies: ["Hearth", "HearthTestSupport"]),
     .testTarget(name: "HearthFuzzingTests", dependencies: ["HearthFuzzing"]),
+    // Python/ holds the script that builds messages with Google's Python client.
+    .testTarget(
+      name: "HearthServerTests", dependencies: ["HearthServer", "HearthCore", "HearthTestSupport"], exclude: ["Python"]),
     .testTarget(
       name: "HearthShellTests",
       dependencies: ["HearthShell", "Hearth", "HearthCore", "HearthStorage", "HearthTestSupport", "CTestTerminal"]),

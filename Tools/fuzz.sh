@@ -6,7 +6,7 @@
 # Builds each target's fuzz-TARGET executable with libFuzzer and AddressSanitizer (release,
 # in .build/fuzz), then runs it for SECONDS (default 60) or N inputs, from the seed corpus
 # and the regression inputs, one target after another. Targets: document-codec key-codec
-# extended-json query import-line (default: all). The long form, by hand:
+# extended-json query import-line firestore-request (default: all). The long form, by hand:
 #
 #   Tools/fuzz.sh --runs 1000000
 #
@@ -17,7 +17,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-all=(document-codec key-codec extended-json query import-line)
+all=(document-codec key-codec extended-json query import-line firestore-request)
 limit=(-max_total_time=60)
 targets=()
 usage() { sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; }

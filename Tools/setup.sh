@@ -4,7 +4,9 @@
 #   doc shell's line editor), SQLite (the benchmark's baseline), pkg-config;
 # - Python's jsonschema (from PyPI), with which the tests check files against Schemas/,
 #   in a virtual environment of the build's own, .build/python, where the tests look for
-#   it first (a system Python that refuses pip installs, as Debian's does, stops nothing).
+#   it first (a system Python that refuses pip installs, as Debian's does, stops nothing);
+# - Google's Python Firestore client (google-cloud-firestore, from PyPI) in the same
+#   environment, whose own protobuf classes HearthServerTests check the wire codec against.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -55,5 +57,19 @@ install_jsonschema() {
     || { echo "Hearth's tests need Python's jsonschema: $venv/bin/python3 -m pip install jsonschema" >&2; exit 1; }
 }
 
+# The version the wire recording in ../shared/wire was made with; cheap when installed.
+firestore_client=2.34.1
+install_firestore_client() {
+  local venv=.build/python
+  "$venv/bin/python3" -c "
+import importlib.metadata, sys
+sys.exit(importlib.metadata.version('google-cloud-firestore') != '$firestore_client')" 2>/dev/null && return
+  echo "Installing Python's google-cloud-firestore $firestore_client into $venv" >&2
+  "$venv/bin/python3" -m pip install --quiet "google-cloud-firestore==$firestore_client" >&2 \
+    || { echo "HearthServerTests need it: $venv/bin/python3 -m pip install google-cloud-firestore==$firestore_client" >&2
+      exit 1; }
+}
+
 install_packages
 install_jsonschema
+install_firestore_client

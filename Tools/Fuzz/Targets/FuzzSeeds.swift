@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthServer
 
 /// The seed corpora (Tools/Fuzz/Corpus/TARGET/): small inputs that reach every part of
 /// each target, from which the fuzzer mutates. `HearthFuzzingTests` checks that the
@@ -12,6 +13,7 @@ extension FuzzTarget {
     case .extendedJSON: FuzzSeeds.extendedJSON.map { Array($0.utf8) }
     case .query: FuzzSeeds.query.map { Array($0.utf8) }
     case .importLine: FuzzSeeds.importLines.map { Array($0.utf8) }
+    case .firestoreRequest: FuzzSeeds.firestoreRequests
     }
   }
 
@@ -174,4 +176,95 @@ enum FuzzSeeds {
     #"{"path":"a/b","createTime":"0001-01-01T00:00:00Z","updateTime":"9999-12-31T23:59:59.999999999Z","fields":{}}"#,
     "[1,2]", "", "not json",
   ]
+
+  /// One valid message of each request type (a value for the sixteenth selector), each
+  /// preceded by its selector byte.
+  static var firestoreRequests: [[UInt8]] {
+    let database = FirestoreRequestTarget.database
+    let key = DocumentKey(ResourcePath(["cities", "SF"]))
+    let fields: [String: Value] = [
+      "n": .integer(.min), "d": .double(-0.0), "nan": .double(.nan), "s": .string("\u{E9}"), "b": .bytes(Data([0xFF])),
+      "t": .timestamp(Timestamp(seconds: -1, nanoseconds: 5)), "r": .reference(key),
+      "g": .geoPoint(GeoPoint(latitude: 1, longitude: -2)), "a": .array([.null, .boolean(true)]),
+      "m": .map(["": .map(["x": .integer(1)])]),
+    ]
+    let transforms = [
+      FieldTransform(path: FieldPath(["t"]), operation: .serverTimestamp),
+      FieldTransform(path: FieldPath(["a b"]), operation: .arrayUnion([.integer(1)])),
+      FieldTransform(path: FieldPath(["n"]), operation: .increment(.double(1.5))),
+    ]
+    let writes = [
+      FirestoreV1.Write(Write(key: key, kind: .set(fields))),
+      FirestoreV1.Write(
+        Write(
+          key: key, kind: .patch(fields: ["x": .integer(1)], mask: [FieldPath(["x"]), FieldPath(["y", "z"])]),
+          transforms: transforms), currentDocument: .exists(true)),
+      FirestoreV1.Write(
+        Write(key: key, kind: .delete), currentDocument: .updateTime(Timestamp(seconds: 5, nanoseconds: 0))),
+      FirestoreV1.Write(
+        Write(key: key, kind: .patch(fields: [:], mask: []), transforms: transforms), operation: .transform),
+    ]
+    var query = QueryModel(target: .collection(ResourcePath(["cities"])))
+    query.filters = [
+      .and([
+        .field(FieldFilter(field: FieldPath(["pop"]), op: .greaterThan, value: .integer(1))),
+        .or([
+          .field(FieldFilter(field: FieldPath(["n"]), op: .equal, value: .double(.nan))),
+          .field(FieldFilter(field: FieldPath(["tags"]), op: .in, value: .array([.string("a")]))),
+        ]),
+        .field(FieldFilter(field: FieldPath(["z"]), op: .notEqual, value: .null)),
+      ])
+    ]
+    query.explicitOrderBys = [OrderBy(field: FieldPath(["pop"]), descending: true)]
+    query.startAt = Bound(values: [.integer(10)], inclusive: true)
+    query.endAt = Bound(values: [.integer(1)], inclusive: false)
+    query.limit = 10
+    let structured = FirestoreV1.StructuredQuery(
+      model: query, parent: .root, collectionID: "cities", allDescendants: false, select: [.documentID()], offset: 2)
+    let group = FirestoreV1.StructuredQuery(
+      model: QueryModel(target: .group("landmarks")), parent: ResourcePath(["cities", "SF"]),
+      collectionID: "landmarks", allDescendants: true)
+    let requests: [any FirestoreRequest] = [
+      FirestoreV1.CommitRequest(database: database, writes: writes, transaction: Data([1, 2])),
+      FirestoreV1.BatchGetDocumentsRequest(
+        database: database, documents: [key], mask: .init(fieldPaths: [FieldPath(["a"])]),
+        consistency: .newTransaction(.init(mode: .readOnly(readTime: Timestamp(seconds: 1, nanoseconds: 0))))),
+      FirestoreV1.RunQueryRequest(database: database, query: structured, consistency: .transaction(Data([7]))),
+      FirestoreV1.RunAggregationQueryRequest(
+        database: database,
+        query: .init(
+          query: group,
+          aggregations: [
+            .init(function: .count, alias: "c", countUpTo: 9), .init(function: .sum(FieldPath(["pop"])), alias: "s"),
+            .init(function: .average(FieldPath(["pop"])), alias: ""),
+          ])),
+      FirestoreV1.ListenRequest(
+        database: database,
+        targetChange: .addTarget(
+          .init(kind: .query(structured), resume: .resumeToken(Data([9])), targetID: 20601, expectedCount: 3)),
+        labels: ["k": "v"]),
+      FirestoreV1.BeginTransactionRequest(
+        database: database, options: .init(mode: .readWrite(retryTransaction: Data([3])))),
+      FirestoreV1.RollbackRequest(database: database, transaction: Data([3])),
+      FirestoreV1.BatchWriteRequest(database: database, writes: Array(writes.prefix(2)), labels: ["a": "b"]),
+      FirestoreV1.GetDocumentRequest(
+        database: database, key: key, consistency: .readTime(Timestamp(seconds: 2, nanoseconds: 3))),
+      FirestoreV1.ListDocumentsRequest(
+        database: database, parent: .root, collectionID: "cities", pageSize: 5, mask: .init(fieldPaths: []),
+        showMissing: true),
+      FirestoreV1.ListCollectionIdsRequest(database: database, parent: key.path, pageSize: 3),
+      FirestoreV1.CreateDocumentRequest(
+        database: database, parent: key.path, collectionID: "c", documentID: "d", fields: ["x": .integer(1)]),
+      FirestoreV1.UpdateDocumentRequest(
+        database: database, document: .init(key: key, fields: ["x": .integer(2)]),
+        updateMask: .init(fieldPaths: [FieldPath(["x"])]), currentDocument: .exists(true)),
+      FirestoreV1.DeleteDocumentRequest(database: database, key: key, currentDocument: .exists(false)),
+      FirestoreV1.PartitionQueryRequest(database: database, query: group, partitionCount: 4),
+    ]
+    var seeds = requests.enumerated().map { index, request in
+      [UInt8(index)] + request.protobuf()
+    }
+    seeds.append([UInt8(FirestoreRequestTarget.types.count)] + Value.map(fields).protobuf(database: database))
+    return seeds
+  }
 }

@@ -25,6 +25,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
   /// `ExportFormat`: the input as an export header line and as a document line, and the
   /// round trip of what parsed.
   case importLine = "import-line"
+  /// HearthServer's decoders of the Firestore requests: random and mutated message bytes
+  /// decode or throw `ProtobufError`; what decodes round-trips exactly.
+  case firestoreRequest = "firestore-request"
 
   /// The name of the executable that fuzzes this target: `fuzz-document-codec`.
   public var executableName: String { "fuzz-" + rawValue }
@@ -39,6 +42,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case .extendedJSON: try ExtendedJSONTarget.run(input)
     case .query: try QueryTarget.run(input)
     case .importLine: try ImportLineTarget.run(input)
+    case .firestoreRequest: try FirestoreRequestTarget.run(input)
     }
   }
 
