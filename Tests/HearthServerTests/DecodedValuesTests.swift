@@ -87,8 +87,7 @@ import Testing
 
     let delete = try decoded("write-delete-update-time", as: FirestoreV1.Write.self)
     guard case .delete = delete.write.kind else { throw Unexpected() }
-    #expect(delete.write.precondition == .none)
-    #expect(delete.requiredUpdateTime == Timestamp(seconds: 1_764_410_400, nanoseconds: 123_000))
+    #expect(delete.write.precondition == .updateTime(Timestamp(seconds: 1_764_410_400, nanoseconds: 123_000)))
 
     for name in ["write-update-transforms", "write-transform"] {
       let write = try decoded(name, as: FirestoreV1.Write.self)

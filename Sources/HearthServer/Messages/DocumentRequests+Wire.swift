@@ -98,8 +98,7 @@ extension FirestoreV1 {
       self.currentDocument = currentDocument
     }
 
-    /// The request as the write it makes (the update-time precondition aside, as in
-    /// `Write.requiredUpdateTime`).
+    /// The request as the write it makes, its precondition included.
     package var write: Write {
       let kind: HearthCore.Write.Kind =
         updateMask.map { .patch(fields: document.fields, mask: $0.fieldPaths) } ?? .set(document.fields)

@@ -11,7 +11,7 @@ import HearthCore
 /// ```swift
 /// let request = try FirestoreV1.CommitRequest(protobuf: bytes)  // ProtobufError: INVALID_ARGUMENT
 /// let writes = request.writes.map(\.write)                      // HearthCore `Write`s
-/// // … commit them, check each `requiredUpdateTime` …
+/// // … commit them (their preconditions included) …
 /// let response = FirestoreV1.CommitResponse(writeResults: results, commitTime: time)
 /// return response.protobuf(database: request.database)
 /// ```

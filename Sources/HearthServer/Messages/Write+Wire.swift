@@ -10,9 +10,8 @@ extension FirestoreV1 {
   /// - `transform` (a `DocumentTransform` on its own, which older clients send) is
   ///   `.patch(fields: [:], mask: [])` with its transforms: the transforms alone change
   ///   the document, as Firestore applies them.
-  /// - `current_document` is kept as sent (`currentDocument`); `exists` also becomes the
-  ///   HearthCore write's precondition, while an `update_time` condition, which HearthCore
-  ///   cannot express, is left to the handler (`requiredUpdateTime`).
+  /// - `current_document` is kept as sent (`currentDocument`) and becomes the HearthCore
+  ///   write's precondition (`exists` or `updateTime`), which the commit checks.
   package struct Write: WireMessage {
     package static let protobufName = "google.firestore.v1.Write"
 
@@ -37,13 +36,6 @@ extension FirestoreV1 {
       } else {
         self.operation = .update
       }
-    }
-
-    /// The time the document must have been last updated at, which the handler checks
-    /// (FAILED_PRECONDITION when it differs or the document is missing).
-    package var requiredUpdateTime: Timestamp? {
-      if case .updateTime(let time) = currentDocument { return time }
-      return nil
     }
 
     package init(decoding reader: inout ProtobufReader, database: DatabaseName) throws {
@@ -145,6 +137,8 @@ extension FirestoreV1 {
         writer.message(4, currentDocument, database: database)
       } else if case .exists(let exists) = write.precondition {
         writer.message(4, Precondition.exists(exists), database: database)
+      } else if case .updateTime(let time) = write.precondition {
+        writer.message(4, Precondition.updateTime(time), database: database)
       }
       if operation == .transform {
         writer.message(6) { transform in
@@ -196,11 +190,13 @@ extension FirestoreV1 {
 }
 
 extension FirestoreV1.Precondition {
-  /// HearthCore's precondition: `exists`, or none (an update-time condition is the
-  /// handler's to check).
+  /// HearthCore's precondition, which the commit checks.
   var hearthPrecondition: HearthCore.Write.Precondition {
-    if case .exists(let exists) = self { return .exists(exists) }
-    return .none
+    switch self {
+    case .exists(let exists): .exists(exists)
+    case .updateTime(let time): .updateTime(time)
+    case .none: .none
+    }
   }
 }
 
