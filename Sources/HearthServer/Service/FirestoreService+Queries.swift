@@ -1,0 +1,150 @@
+import Foundation
+import HearthCore
+
+extension FirestoreService {
+  /// `RunQuery`: the query's documents in order, one response each (a single response
+  /// with only the read time when there are none).
+  ///
+  /// - Throws: `invalidArgument` for a query that breaks Firestore's rules,
+  ///   `unimplemented` for a vector search.
+  package func runQuery(_ request: FirestoreV1.RunQueryRequest) throws -> [FirestoreV1.RunQueryResponse] {
+    let transaction = try consistency(request.consistency, in: request.database)
+    let store = try databases.store(request.database)
+    let time = readTime
+    let documents = try store.read { try Self.documents(of: request.query, in: $0) }
+    var responses = documents.map {
+      FirestoreV1.RunQueryResponse(document: Self.document($0, mask: request.query.select), readTime: time)
+    }
+    if responses.isEmpty { responses.append(FirestoreV1.RunQueryResponse(document: nil, readTime: time)) }
+    responses[0].transaction = transaction
+    return responses
+  }
+
+  /// `RunAggregationQuery`: one response with every aggregation's result under its
+  /// alias (`field_1`, `field_2`, … for those the client left unnamed, as Firestore
+  /// names them).
+  ///
+  /// - Throws: `invalidArgument` for no aggregation, a repeated alias or a query that
+  ///   breaks Firestore's rules.
+  package func runAggregationQuery(_ request: FirestoreV1.RunAggregationQueryRequest) throws
+    -> [FirestoreV1.RunAggregationQueryResponse]
+  {
+    let aggregations = request.query.aggregations
+    guard !aggregations.isEmpty else { throw HearthError(.invalidArgument, "Aggregations can not be empty") }
+    let aliases = aggregations.enumerated().map { $1.alias.isEmpty ? "field_\($0 + 1)" : $1.alias }
+    var seen = Set<String>()
+    for alias in aliases where !seen.insert(alias).inserted {
+      throw HearthError(.invalidArgument, "Aggregation aliases contain duplicate alias \(alias)")
+    }
+    let transaction = try consistency(request.consistency, in: request.database)
+    let store = try databases.store(request.database)
+    let time = readTime
+    let query = request.query.query
+    let values = try store.read { reader -> [Value] in
+      let functions = aggregations.map(\.function)
+      if query.offset == 0, !query.allDescendants || query.parent.isEmpty, !query.collectionID.isEmpty {
+        return try reader.aggregate(try Self.checkedModel(query, aggregating: true), functions)
+      }
+      let documents = try Self.documents(of: query, in: reader, aggregating: true).map {
+        QueryDocument(key: $0.key, fields: $0.fields)
+      }
+      return functions.map { $0.result(over: documents) }
+    }
+    var result: [String: Value] = [:]
+    for (index, aggregation) in aggregations.enumerated() {
+      var value = values[index]
+      if let upTo = aggregation.countUpTo, case .integer(let count) = value { value = .integer(min(count, upTo)) }
+      result[aliases[index]] = value
+    }
+    return [FirestoreV1.RunAggregationQueryResponse(result: result, transaction: transaction, readTime: time)]
+  }
+
+  // MARK: - Running a wire query
+
+  /// The query's documents, in order, after its offset and limit.
+  ///
+  /// A collection group below a document (`all_descendants` under a document parent)
+  /// runs as the whole group, keeping only the parent's descendants; a query with no
+  /// collection ID and `all_descendants` (the Python client's `recursive_delete`) is
+  /// every document below the parent in `__name__` order.
+  static func documents(
+    of query: FirestoreV1.StructuredQuery, in reader: StoreReader, aggregating: Bool = false
+  ) throws -> [StoredDocument] {
+    if query.findNearest != nil {
+      throw HearthError(.unimplemented, "Vector search (find_nearest) is not supported by this server")
+    }
+    if query.allDescendants && query.collectionID.isEmpty { return try descendants(query, in: reader) }
+    var model = try checkedModel(query, aggregating: aggregating)
+    let scoped = query.isScopedGroup
+    let offset = Int(max(query.offset, 0))
+    let limit = model.limit
+    if scoped {
+      model.limit = nil
+    } else if let limit, offset > 0 {
+      model.limit = limit + offset
+    }
+    let found = try reader.run(model).documents.filter { !scoped || query.parent.isPrefix(of: $0.key.path) }
+    return found.dropFirst(offset).prefix(limit ?? .max).map(\.stored)
+  }
+
+  /// The query rebuilt through HearthCore's checks, so that a client's query meets
+  /// Firestore's rules whatever it sent.
+  ///
+  /// - Throws: `invalidArgument` naming the rule broken.
+  static func checkedModel(_ query: FirestoreV1.StructuredQuery, aggregating: Bool = false) throws -> QueryModel {
+    let sent = query.model
+    var model = QueryModel(target: sent.target)
+    for filter in sent.filters { try model.add(filter) }
+    for order in sent.explicitOrderBys { try model.add(order) }
+    if let limit = sent.limit { try model.setLimit(limit, sent.limitType) }
+    model.startAt = sent.startAt
+    model.endAt = sent.endAt
+    try model.validateForRun(aggregating: aggregating)
+    return model
+  }
+
+  /// Every document below the query's parent, in `__name__` order, within its cursors
+  /// and limit: a query with neither collection nor filters.
+  ///
+  /// - Throws: `invalidArgument` for filters or an order other than `__name__`, which
+  ///   such a query cannot have.
+  static func descendants(_ query: FirestoreV1.StructuredQuery, in reader: StoreReader) throws -> [StoredDocument] {
+    let model = query.model
+    guard model.filters.isEmpty, model.explicitOrderBys.allSatisfy({ $0.field.isDocumentID && !$0.descending })
+    else {
+      throw HearthError(
+        .invalidArgument, "A query across all collections may only be ordered by __name__ ascending, without filters")
+    }
+    var keys: [DocumentKey] = []
+    if query.parent.isEmpty {
+      for id in try reader.collectionIDs(under: nil) {
+        keys += try reader.documentKeys(inTreeOf: ResourcePath([id]), limit: .max)
+      }
+    } else {
+      let parent = DocumentKey(query.parent)
+      keys = try reader.documentKeys(inTreeOf: parent, limit: .max).filter { $0 != parent }
+    }
+    keys.sort { Value.reference($0) < Value.reference($1) }
+    func within(_ key: DocumentKey) -> Bool {
+      let name = Value.reference(key)
+      if let start = model.startAt, let first = start.values.first {
+        guard start.inclusive ? name >= first : name > first else { return false }
+      }
+      if let end = model.endAt, let first = end.values.first {
+        guard end.inclusive ? name <= first : name < first else { return false }
+      }
+      return true
+    }
+    var documents: [StoredDocument] = []
+    var skipped = 0
+    for key in keys where within(key) {
+      if skipped < query.offset {
+        skipped += 1
+        continue
+      }
+      if let limit = model.limit, documents.count >= limit { break }
+      if let stored = try reader.document(key) { documents.append(stored) }
+    }
+    return documents
+  }
+}

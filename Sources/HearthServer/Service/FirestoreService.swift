@@ -1,0 +1,122 @@
+import Foundation
+import HearthCore
+
+/// The Firestore API over Hearth databases: one method per RPC of
+/// `google.firestore.v1.Firestore`, a decoded request in, the response messages out,
+/// with Firestore's semantics. Failures are `HearthError`s, whose codes are gRPC's (the
+/// transport answers with them); messages name documents by their full resource names,
+/// as Firestore's do.
+///
+/// The methods block on LMDB (a durable commit waits for its sync), so the transport
+/// calls them off Swift's cooperative threads.
+package final class FirestoreService: Sendable {
+  package let databases: ServedDatabases
+  let transactions = ServerTransactions()
+
+  package init(databases: ServedDatabases) {
+    self.databases = databases
+  }
+
+  // MARK: - Writes
+
+  /// `Commit`: the writes applied atomically, each with its result; in a transaction when
+  /// the request names one (which then ends).
+  ///
+  /// - Throws: `notFound`, `alreadyExists` or `failedPrecondition` for a failed
+  ///   precondition, `invalidArgument` for an invalid write or an unknown transaction;
+  ///   nothing is written then.
+  package func commit(_ request: FirestoreV1.CommitRequest) throws -> FirestoreV1.CommitResponse {
+    if !request.transaction.isEmpty {
+      let transaction = try transactions.end(request.transaction, in: request.database)
+      if transaction.readOnly, !request.writes.isEmpty {
+        throw HearthError(.invalidArgument, "Cannot modify entities in a read-only transaction")
+      }
+    }
+    let writes = try request.writes.map { try checked($0.write, in: request.database) }
+    let result = try withNames(request.database) { try databases.store(request.database).commit(writes) }
+    return FirestoreV1.CommitResponse(
+      writeResults: result.writeResults.map {
+        FirestoreV1.WriteResult(updateTime: $0.updateTime, transformResults: $0.transformResults)
+      },
+      commitTime: result.commitTime)
+  }
+
+  /// `BatchWrite`: each write applied on its own (not atomically), each with its status.
+  package func batchWrite(_ request: FirestoreV1.BatchWriteRequest) throws -> FirestoreV1.BatchWriteResponse {
+    let store = try databases.store(request.database)
+    var results: [FirestoreV1.WriteResult] = []
+    var statuses: [FirestoreV1.Status] = []
+    for write in request.writes {
+      do {
+        let checkedWrite = try checked(write.write, in: request.database)
+        let result = try withNames(request.database) { try store.commit([checkedWrite]) }
+        let written = result.writeResults[0]
+        results.append(
+          FirestoreV1.WriteResult(updateTime: written.updateTime, transformResults: written.transformResults))
+        statuses.append(FirestoreV1.Status(code: 0, message: ""))
+      } catch {
+        let failure = Self.hearthError(error)
+        results.append(FirestoreV1.WriteResult(updateTime: nil, transformResults: []))
+        statuses.append(FirestoreV1.Status(code: Int32(failure.code.rawValue), message: failure.message))
+      }
+    }
+    return FirestoreV1.BatchWriteResponse(writeResults: results, status: statuses)
+  }
+
+  /// A write's key checked as a write's must be (a read may name `__id…__` keys, which
+  /// `recursive_delete`'s cursors do; a write may not).
+  func checked(_ write: Write, in database: DatabaseName) throws -> Write {
+    do {
+      try write.key.path.validate()
+    } catch let error as HearthError {
+      throw HearthError(error.code, error.message.replacingOccurrences(of: "Invalid path", with: "Invalid document"))
+    }
+    return write
+  }
+
+  // MARK: - Transactions
+
+  /// `BeginTransaction`: a transaction ID for the reads and the commit that follow.
+  package func beginTransaction(_ request: FirestoreV1.BeginTransactionRequest) throws
+    -> FirestoreV1.BeginTransactionResponse
+  {
+    _ = try databases.store(request.database)
+    return FirestoreV1.BeginTransactionResponse(
+      transaction: transactions.begin(in: request.database, options: request.options))
+  }
+
+  /// `Rollback`: ends a transaction without writing.
+  ///
+  /// - Throws: `invalidArgument` for a transaction this server does not know.
+  package func rollback(_ request: FirestoreV1.RollbackRequest) throws {
+    try transactions.end(request.transaction, in: request.database)
+  }
+
+  // MARK: - Errors
+
+  /// Runs `body`, naming documents in its errors by their full resource names, as
+  /// Firestore does ("No document to update: projects/p/databases/d/documents/c/d").
+  func withNames<R>(_ database: DatabaseName, _ body: () throws -> R) throws -> R {
+    do {
+      return try body()
+    } catch let error as HearthError {
+      for prefix in ["No document to update: ", "Document already exists: "] where error.message.hasPrefix(prefix) {
+        let path = String(error.message.dropFirst(prefix.count))
+        if let key = try? DocumentKey(parsing: path) {
+          throw HearthError(error.code, prefix + database.name(of: key))
+        }
+      }
+      throw error
+    }
+  }
+
+  /// Any error as the `HearthError` the client gets: a malformed message is
+  /// INVALID_ARGUMENT, anything unexpected INTERNAL.
+  package static func hearthError(_ error: Error) -> HearthError {
+    switch error {
+    case let error as HearthError: error
+    case let error as ProtobufError: error.hearthError
+    default: HearthError(.internal, "\(error)")
+    }
+  }
+}

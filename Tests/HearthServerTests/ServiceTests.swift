@@ -1,0 +1,280 @@
+import Foundation
+import HearthCore
+import Testing
+
+@testable import HearthServer
+
+/// The Firestore service without a transport: decoded requests in, responses out, on
+/// databases in a fresh directory.
+@Suite struct ServiceTests {
+  static let database = DatabaseName(projectID: "demo", databaseID: "(default)")
+
+  func withService(_ body: (FirestoreService) throws -> Void) throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-serve-\(UUID())").path
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    var options = DocumentStore.Options()
+    options.durable = false
+    let databases = ServedDatabases(directory: directory, options: options)
+    defer { databases.close() }
+    try body(FirestoreService(databases: databases))
+  }
+
+  func key(_ path: String) throws -> DocumentKey { try DocumentKey(parsing: path) }
+
+  func commit(_ service: FirestoreService, _ writes: [Write], transaction: Data = Data()) throws
+    -> FirestoreV1.CommitResponse
+  {
+    try service.commit(
+      FirestoreV1.CommitRequest(
+        database: Self.database, writes: writes.map { FirestoreV1.Write($0) }, transaction: transaction))
+  }
+
+  func query(
+    _ collection: String, filters: [QueryFilter] = [], orders: [OrderBy] = [], limit: Int? = nil, offset: Int32 = 0,
+    select: [FieldPath]? = nil, group: Bool = false, parent: ResourcePath = .root
+  ) -> FirestoreV1.StructuredQuery {
+    var model = QueryModel(
+      target: group ? .group(collection) : .collection(parent.appending(collection)))
+    model.filters = filters
+    model.explicitOrderBys = orders
+    model.limit = limit
+    return FirestoreV1.StructuredQuery(
+      model: model, parent: parent, collectionID: collection, allDescendants: group, select: select, offset: offset)
+  }
+
+  func names(_ responses: [FirestoreV1.RunQueryResponse]) -> [String] {
+    responses.compactMap { $0.document?.key.path.canonical }
+  }
+
+  @Test func commitsAndReadsDocumentsWithFirestoresResults() throws {
+    try withService { service in
+      let sf = try key("cities/SF")
+      let first = try commit(service, [Write(key: sf, kind: .set(["pop": .integer(860_000), "name": .string("SF")]))])
+      #expect(first.writeResults.count == 1)
+      #expect(first.writeResults[0].updateTime == first.commitTime)
+      let transformed = try commit(
+        service,
+        [
+          Write(
+            key: sf, kind: .patch(fields: [:], mask: []),
+            transforms: [FieldTransform(path: FieldPath(["pop"]), operation: .increment(.integer(1)))],
+            precondition: .exists(true)),
+          Write(key: try key("cities/LA"), kind: .delete),
+        ])
+      #expect(transformed.writeResults[0].transformResults.first?.isIdentical(to: .integer(860_001)) == true)
+      #expect(transformed.writeResults[1].updateTime == nil)
+
+      let got = try service.batchGetDocuments(
+        FirestoreV1.BatchGetDocumentsRequest(
+          database: Self.database, documents: [sf, try key("cities/LA")],
+          mask: FirestoreV1.DocumentMask(fieldPaths: [FieldPath(["name"])])))
+      #expect(got.count == 2)
+      guard case .found(let document)? = got.first?.result else { throw Unexpected() }
+      #expect(document.fields == ["name": .string("SF")])
+      #expect(document.createTime == first.commitTime)
+      #expect(document.updateTime == transformed.commitTime)
+      #expect(got[1].result == .missing(try key("cities/LA")))
+      #expect(got.allSatisfy { $0.readTime != nil })
+    }
+  }
+
+  @Test func failedPreconditionsNameTheDocumentAsFirestoreDoes() throws {
+    try withService { service in
+      let missing = try key("made/for-update")
+      let update = Write(
+        key: missing, kind: .patch(fields: ["a": .integer(1)], mask: [FieldPath(["a"])]), precondition: .exists(true))
+      let notFound = try #require(throws: HearthError.self) { try commit(service, [update]) }
+      #expect(notFound.code == .notFound)
+      #expect(notFound.message == "No document to update: projects/demo/databases/(default)/documents/made/for-update")
+
+      let created = try commit(service, [Write(key: missing, kind: .set([:]), precondition: .exists(false))])
+      let exists = try #require(throws: HearthError.self) {
+        try commit(service, [Write(key: missing, kind: .set([:]), precondition: .exists(false))])
+      }
+      #expect(exists.code == .alreadyExists)
+      #expect(exists.message.hasPrefix("Document already exists: projects/demo/databases/(default)/documents/made/"))
+
+      let stale = Timestamp(microseconds: created.commitTime!.microseconds - 1)
+      let failed = try #require(throws: HearthError.self) {
+        try commit(service, [Write(key: missing, kind: .delete, precondition: .updateTime(stale))])
+      }
+      #expect(failed.code == .failedPrecondition)
+      // A write may not use a reserved ID, though a read may name one.
+      let reserved = try #require(throws: HearthError.self) {
+        try commit(service, [Write(key: try key("c/__x__"), kind: .set([:]))])
+      }
+      #expect(reserved.code == .invalidArgument)
+    }
+  }
+
+  @Test func queriesHonourOffsetsProjectionsAndScopedGroups() throws {
+    try withService { service in
+      var writes: [Write] = []
+      for i in 0..<6 {
+        writes.append(Write(key: try key("posts/p\(i)"), kind: .set(["n": .integer(Int64(i)), "t": .string("x")])))
+      }
+      writes.append(Write(key: try key("users/a/posts/q1"), kind: .set(["n": .integer(10)])))
+      writes.append(Write(key: try key("users/b/posts/q2"), kind: .set(["n": .integer(11)])))
+      _ = try commit(service, writes)
+      let n = FieldPath(["n"])
+
+      let page = try service.runQuery(
+        FirestoreV1.RunQueryRequest(
+          database: Self.database,
+          query: query(
+            "posts", filters: [.field(FieldFilter(field: n, op: .greaterThan, value: .integer(0)))],
+            orders: [OrderBy(field: n, descending: true)], limit: 2, offset: 1, select: [n])))
+      #expect(names(page) == ["posts/p4", "posts/p3"])
+      #expect(page.allSatisfy { $0.document?.fields.keys.sorted() == ["n"] })
+
+      let scoped = try service.runQuery(
+        FirestoreV1.RunQueryRequest(
+          database: Self.database, query: query("posts", group: true, parent: ResourcePath(["users", "a"]))))
+      #expect(names(scoped) == ["users/a/posts/q1"])
+
+      let none = try service.runQuery(
+        FirestoreV1.RunQueryRequest(
+          database: Self.database,
+          query: query("posts", filters: [.field(FieldFilter(field: n, op: .equal, value: .integer(99)))])))
+      #expect(none.count == 1 && none[0].document == nil && none[0].readTime != nil)
+
+      // Firestore's rules are checked whatever the client sent.
+      let twoInequalities = query(
+        "posts",
+        filters: [
+          .field(FieldFilter(field: n, op: .notEqual, value: .integer(1))),
+          .field(FieldFilter(field: FieldPath(["t"]), op: .notEqual, value: .string("y"))),
+        ])
+      let invalid = try #require(throws: HearthError.self) {
+        try service.runQuery(FirestoreV1.RunQueryRequest(database: Self.database, query: twoInequalities))
+      }
+      #expect(invalid.code == .invalidArgument)
+    }
+  }
+
+  @Test func aQueryAcrossAllCollectionsListsEveryDocumentByName() throws {
+    try withService { service in
+      _ = try commit(
+        service,
+        try ["cities/SF", "cities/SF/landmarks/gg", "cities/NY", "other/x"].map {
+          Write(key: try key($0), kind: .set(["a": .integer(1)]))
+        })
+      var all = query("", select: [FieldPath(["__name__"])], group: true)
+      all.model.explicitOrderBys = [OrderBy(field: .documentID(), descending: false)]
+      all.model.limit = 3
+      let first = try service.runQuery(FirestoreV1.RunQueryRequest(database: Self.database, query: all))
+      #expect(names(first) == ["cities/NY", "cities/SF", "cities/SF/landmarks/gg"])
+      #expect(first.allSatisfy { $0.document?.fields.isEmpty == true })
+      all.model.startAt = Bound(values: [.reference(try key("cities/SF/landmarks/gg"))], inclusive: false)
+      #expect(
+        names(try service.runQuery(FirestoreV1.RunQueryRequest(database: Self.database, query: all))) == ["other/x"])
+      let below = query("", group: true, parent: ResourcePath(["cities", "SF"]))
+      #expect(
+        names(try service.runQuery(FirestoreV1.RunQueryRequest(database: Self.database, query: below)))
+          == ["cities/SF/landmarks/gg"])
+    }
+  }
+
+  @Test func aggregationsAnswerUnderTheirAliases() throws {
+    try withService { service in
+      _ = try commit(
+        service,
+        try (1...4).map { Write(key: try key("c/d\($0)"), kind: .set(["n": .integer(Int64($0))])) })
+      let n = FieldPath(["n"])
+      func aggregate(_ aggregations: [FirestoreV1.Aggregation]) throws -> [String: Value]? {
+        try service.runAggregationQuery(
+          FirestoreV1.RunAggregationQueryRequest(
+            database: Self.database,
+            query: FirestoreV1.StructuredAggregationQuery(query: query("c"), aggregations: aggregations))
+        ).first?.result
+      }
+      let result = try aggregate([
+        FirestoreV1.Aggregation(function: .count, alias: ""),
+        FirestoreV1.Aggregation(function: .sum(n), alias: "total"),
+        FirestoreV1.Aggregation(function: .average(n), alias: ""),
+        FirestoreV1.Aggregation(function: .count, alias: "some", countUpTo: 2),
+      ])
+      #expect(result?["field_1"] == .integer(4))
+      #expect(result?["total"] == .integer(10))
+      #expect(result?["field_3"] == .double(2.5))
+      #expect(result?["some"] == .integer(2))
+      let empty = try #require(throws: HearthError.self) { try aggregate([]) }
+      #expect(empty.message == "Aggregations can not be empty")
+      let duplicate = try #require(throws: HearthError.self) {
+        try aggregate([
+          FirestoreV1.Aggregation(function: .count, alias: "a"), FirestoreV1.Aggregation(function: .sum(n), alias: "a"),
+        ])
+      }
+      #expect(duplicate.message.contains("Aggregation aliases contain duplicate alias"))
+    }
+  }
+
+  @Test func listingCollectionsAndDocumentsShowsMissingParents() throws {
+    try withService { service in
+      _ = try commit(
+        service,
+        try ["cities/SF", "cities/SF/landmarks/gg", "cities/LA/landmarks/x"].map {
+          Write(key: try key($0), kind: .set([:]))
+        })
+      let root = try service.listCollectionIDs(
+        FirestoreV1.ListCollectionIdsRequest(database: Self.database, parent: .root))
+      #expect(root.collectionIDs == ["cities"])
+      let below = try service.listCollectionIDs(
+        FirestoreV1.ListCollectionIdsRequest(database: Self.database, parent: ResourcePath(["cities", "SF"])))
+      #expect(below.collectionIDs == ["landmarks"])
+      let listed = try service.listDocuments(
+        FirestoreV1.ListDocumentsRequest(
+          database: Self.database, parent: .root, collectionID: "cities",
+          mask: FirestoreV1.DocumentMask(fieldPaths: []),
+          showMissing: true))
+      #expect(listed.documents.map(\.key.path.canonical) == ["cities/LA", "cities/SF"])
+      #expect(listed.documents[0].createTime == nil && listed.documents[1].createTime != nil)
+      let existing = try service.listDocuments(
+        FirestoreV1.ListDocumentsRequest(database: Self.database, parent: .root, collectionID: "cities"))
+      #expect(existing.documents.map(\.key.path.canonical) == ["cities/SF"])
+    }
+  }
+
+  @Test func aTransactionIDEndsOnceAndOnlyInItsDatabase() throws {
+    try withService { service in
+      let begun = try service.beginTransaction(
+        FirestoreV1.BeginTransactionRequest(database: Self.database, options: nil))
+      #expect(begun.transaction.count == 16)
+      let other = DatabaseName(projectID: "demo", databaseID: "other")
+      #expect(throws: HearthError.self) {
+        try service.commit(FirestoreV1.CommitRequest(database: other, writes: [], transaction: begun.transaction))
+      }
+      _ = try commit(service, [Write(key: try key("c/d"), kind: .set([:]))], transaction: begun.transaction)
+      let again = try #require(throws: HearthError.self) { try commit(service, [], transaction: begun.transaction) }
+      #expect(again.code == .invalidArgument)
+
+      let readOnly = try service.beginTransaction(
+        FirestoreV1.BeginTransactionRequest(
+          database: Self.database, options: FirestoreV1.TransactionOptions(mode: .readOnly(readTime: nil))))
+      let refused = try #require(throws: HearthError.self) {
+        try commit(service, [Write(key: try key("c/e"), kind: .set([:]))], transaction: readOnly.transaction)
+      }
+      #expect(refused.code == .invalidArgument)
+
+      let rolledBack = try service.beginTransaction(
+        FirestoreV1.BeginTransactionRequest(database: Self.database, options: nil))
+      try service.rollback(FirestoreV1.RollbackRequest(database: Self.database, transaction: rolledBack.transaction))
+      #expect(throws: HearthError.self) { try commit(service, [], transaction: rolledBack.transaction) }
+    }
+  }
+
+  @Test func eachDatabaseIsItsOwnStoreInsideTheDirectory() throws {
+    let databases = ServedDatabases(directory: "/srv/hearth")
+    #expect(databases.path(of: Self.database) == "/srv/hearth/demo/(default)")
+    #expect(databases.path(of: DatabaseName(projectID: "..", databaseID: "a/b")) == "/srv/hearth/%2E%2E/a%2Fb")
+    try withService { service in
+      _ = try commit(service, [Write(key: try key("c/d"), kind: .set(["a": .integer(1)]))])
+      let other = DatabaseName(projectID: "demo", databaseID: "named-db")
+      let got = try service.batchGetDocuments(
+        FirestoreV1.BatchGetDocumentsRequest(database: other, documents: [try key("c/d")]))
+      #expect(got.first?.result == .missing(try key("c/d")))
+    }
+  }
+
+  struct Unexpected: Error {}
+}
