@@ -26,6 +26,10 @@ let package = Package(
     .target(name: "Hearth", dependencies: ["HearthCore"]),
     .target(name: "HearthShell", dependencies: ["Hearth", "CEditLine"]),
     .executableTarget(name: "hearth", dependencies: ["HearthShell"]),
+    // gRPC's C core (libgrpc-dev); linked by name, as its pkg-config flags overflow the command line.
+    .systemLibrary(name: "CGRPC", providers: [.apt(["libgrpc-dev"]), .brew(["grpc"])]),
+    // `hearth serve`: the Firestore emulator's wire protocol, on gRPC's C core.
+    .target(name: "HearthServer", dependencies: ["HearthCore", "CGRPC"]),
 
     // Developer tools: the benchmark, the demo-data writer and the torture worker.
     .systemLibrary(
@@ -68,6 +72,8 @@ let package = Package(
     .testTarget(name: "HearthCoreTests", dependencies: ["HearthCore", "HearthTestSupport"]),
     .testTarget(name: "HearthTests", dependencies: ["Hearth", "HearthTestSupport"]),
     .testTarget(name: "HearthFuzzingTests", dependencies: ["HearthFuzzing"]),
+    // HearthServer, called by Google's own clients (Python's grpcio) from .build/python.
+    .testTarget(name: "HearthServerTests", dependencies: ["HearthServer", "HearthTestSupport"]),
     .testTarget(
       name: "HearthShellTests",
       dependencies: ["HearthShell", "Hearth", "HearthCore", "HearthStorage", "HearthTestSupport", "CTestTerminal"]),

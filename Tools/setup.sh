@@ -1,21 +1,24 @@
 #!/usr/bin/env bash
 # Installs what Hearth's build and tests need, when it is missing:
 # - system packages: LMDB (the storage engine), zlib (document checksums), libedit (the
-#   doc shell's line editor), SQLite (the benchmark's baseline), pkg-config;
+#   doc shell's line editor), SQLite (the benchmark's baseline), gRPC's C core (`hearth
+#   serve`'s transport), pkg-config;
 # - Python's jsonschema (from PyPI), with which the tests check files against Schemas/,
 #   in a virtual environment of the build's own, .build/python, where the tests look for
-#   it first (a system Python that refuses pip installs, as Debian's does, stops nothing).
+#   it first (a system Python that refuses pip installs, as Debian's does, stops nothing);
+# - Python's grpcio (from PyPI) there too: Google's own gRPC client calls HearthServer's
+#   transport in its tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 install_packages() {
   if [ "$(uname -s)" = "Darwin" ]; then
-    for formula in lmdb zlib libedit sqlite pkg-config; do
+    for formula in lmdb zlib libedit sqlite grpc pkg-config; do
       brew list "$formula" >/dev/null 2>&1 || brew install "$formula"
     done
     return
   fi
-  local packages=(pkg-config liblmdb-dev zlib1g-dev libsqlite3-dev libedit-dev)
+  local packages=(pkg-config liblmdb-dev zlib1g-dev libsqlite3-dev libedit-dev libgrpc-dev)
   local missing=()
   for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
@@ -55,5 +58,15 @@ install_jsonschema() {
     || { echo "Hearth's tests need Python's jsonschema: $venv/bin/python3 -m pip install jsonschema" >&2; exit 1; }
 }
 
+# After install_jsonschema, which makes the virtual environment.
+install_grpcio() {
+  local venv=.build/python
+  "$venv/bin/python3" -c "import grpc" 2>/dev/null && return
+  echo "Installing Python's grpcio into $venv" >&2
+  "$venv/bin/python3" -m pip install --quiet grpcio >&2 \
+    || { echo "Hearth's tests need Python's grpcio: $venv/bin/python3 -m pip install grpcio" >&2; exit 1; }
+}
+
 install_packages
 install_jsonschema
+install_grpcio
