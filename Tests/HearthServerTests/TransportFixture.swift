@@ -1,6 +1,7 @@
 import Foundation
 import HearthServer
 import Synchronization
+import Testing
 
 /// What the handlers under test did, in order, for the tests to wait for and check:
 /// the server's side of each call is observed, not assumed from what the client saw.
@@ -37,14 +38,25 @@ final class Events: Sendable {
   }
 }
 
+/// Who listens on a test server's port.
+enum Listening: String, CaseIterable, CustomTestStringConvertible {
+  /// gRPC itself (`grpc_server_add_http2_port`).
+  case byGRPC
+  /// Hearth's `SharedPortListener`, which hands HTTP/2 connections to gRPC and answers
+  /// HTTP/1.1 itself.
+  case shared
+
+  var testDescription: String { rawValue }
+}
+
 /// A server on a free port with a small echo service, `/test.Echo/…`, one method per
-/// behaviour under test.
+/// behaviour under test; listening `.shared`, it also answers HTTP/1.1 with `echoHTTP`.
 final class EchoServer: Sendable {
   let server: GRPCServer
   let events = Events()
   let chats = Chats()
 
-  init() throws {
+  init(_ listening: Listening = .byGRPC) throws {
     let events = events
     let chats = chats
     var handlers = GRPCHandlers()
@@ -112,7 +124,25 @@ final class EchoServer: Sendable {
       await events.wait(for: "release slow")
       return Array("slow ".utf8) + request
     }
-    server = try GRPCServer(handlers: handlers)
+    server = try GRPCServer(handlers: handlers, http: listening == .shared ? Self.echoHTTP(events) : nil)
+  }
+
+  /// Empties "databases" (`DELETE /emulator/v1/projects/{p}/databases/{d}/documents`, as
+  /// Google's emulator does) by recording it, echoes `POST /echo`, and knows nothing else.
+  private static func echoHTTP(_ events: Events) -> HTTPHandler {
+    { request in
+      let parts = request.path.split(separator: "/")
+      if request.method == "DELETE", parts.count == 7, parts[0] == "emulator", parts[6] == "documents" {
+        events.record("deleted \(parts[3]) \(parts[5])")
+        return HTTPResponse(status: 200, body: Array("{}".utf8))
+      }
+      if request.method == "POST", request.path == "/echo" {
+        return HTTPResponse(
+          status: 200, contentType: request.headers.first { $0.name == "content-type" }?.value ?? "", body: request.body
+        )
+      }
+      return .notFound
+    }
   }
 }
 

@@ -12,8 +12,10 @@ import Testing
 /// the rest are cancelled, and nothing of the server outlives `shutdown`.
 @Suite(.timeLimit(.minutes(1)))
 struct TransportShutdownTests {
-  @Test func callInFlightFinishesWithinTheGracePeriod() async throws {
-    let fixture = try EchoServer()
+  @Test(arguments: Listening.allCases) func callInFlightFinishesWithinTheGracePeriod(_ listening: Listening)
+    async throws
+  {
+    let fixture = try EchoServer(listening)
     let port = fixture.server.port
     let client = Task {
       try await PythonClient.run(#"say(channel.unary_unary("/test.Echo/Slow")(b"call", timeout=30))"#, port: port)
@@ -34,8 +36,10 @@ struct TransportShutdownTests {
     #expect(try await client.value == ["slow call"])
   }
 
-  @Test func callsStillRunningAfterTheGracePeriodAreCancelled() async throws {
-    let fixture = try EchoServer()
+  @Test(arguments: Listening.allCases) func callsStillRunningAfterTheGracePeriodAreCancelled(_ listening: Listening)
+    async throws
+  {
+    let fixture = try EchoServer(listening)
     let port = fixture.server.port
     let client = Task {
       try await PythonClient.run(

@@ -5,8 +5,10 @@ import Testing
 /// streams at once.
 @Suite(.timeLimit(.minutes(1)))
 struct TransportStreamTests {
-  @Test func bidirectionalStreamTakesPushesFromAnotherThread() async throws {
-    let fixture = try EchoServer()
+  @Test(arguments: Listening.allCases) func bidirectionalStreamTakesPushesFromAnotherThread(_ listening: Listening)
+    async throws
+  {
+    let fixture = try EchoServer(listening)
     let lines = try await PythonClient.run(
       """
       requests = queue.Queue()
@@ -26,8 +28,8 @@ struct TransportStreamTests {
     #expect(fixture.events.all == ["chat ended: bye said, cancelled false"])
   }
 
-  @Test func serverNoticesAClientThatCancels() async throws {
-    let fixture = try EchoServer()
+  @Test(arguments: Listening.allCases) func serverNoticesAClientThatCancels(_ listening: Listening) async throws {
+    let fixture = try EchoServer(listening)
     let lines = try await PythonClient.run(
       """
       requests = queue.Queue()
@@ -43,8 +45,10 @@ struct TransportStreamTests {
     #expect(lines == ["heard hello", "said after"])
   }
 
-  @Test func serverNoticesAClientThatVanishesAndStaysHealthy() async throws {
-    let fixture = try EchoServer()
+  @Test(arguments: Listening.allCases) func serverNoticesAClientThatVanishesAndStaysHealthy(_ listening: Listening)
+    async throws
+  {
+    let fixture = try EchoServer(listening)
     let vanished = try await PythonClient.run(
       """
       requests = queue.Queue()
@@ -65,8 +69,8 @@ struct TransportStreamTests {
     #expect(lines == ["published to 0", "said next"])
   }
 
-  @Test func twoHundredStreamsAtOnce() async throws {
-    let fixture = try EchoServer()
+  @Test(arguments: Listening.allCases) func twoHundredStreamsAtOnce(_ listening: Listening) async throws {
+    let fixture = try EchoServer(listening)
     // Every stream has its first answer before any is half-closed: all 200 are open at once.
     let lines = try await PythonClient.run(
       """

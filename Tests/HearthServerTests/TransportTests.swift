@@ -5,8 +5,8 @@ import Testing
 /// server's handlers saw.
 @Suite(.timeLimit(.minutes(1)))
 struct TransportTests {
-  @Test func unaryEchoes() async throws {
-    let fixture = try EchoServer()
+  @Test(arguments: Listening.allCases) func unaryEchoes(_ listening: Listening) async throws {
+    let fixture = try EchoServer(listening)
     let lines = try await PythonClient.run(
       """
       echo = channel.unary_unary("/test.Echo/Say")
@@ -21,8 +21,8 @@ struct TransportTests {
     #expect(lines == ["said hello", "5", "True"])
   }
 
-  @Test func handlerReadsRequestMetadata() async throws {
-    let fixture = try EchoServer()
+  @Test(arguments: Listening.allCases) func handlerReadsRequestMetadata(_ listening: Listening) async throws {
+    let fixture = try EchoServer(listening)
     let lines = try await PythonClient.run(
       """
       headers = channel.unary_unary("/test.Echo/Headers")
@@ -34,8 +34,8 @@ struct TransportTests {
     #expect(lines == ["authorization=Bearer owner prefix=projects/p/databases/(default)", "authorization=- prefix=-"])
   }
 
-  @Test func clientSeesStatusCodeAndMessage() async throws {
-    let fixture = try EchoServer()
+  @Test(arguments: Listening.allCases) func clientSeesStatusCodeAndMessage(_ listening: Listening) async throws {
+    let fixture = try EchoServer(listening)
     let lines = try await PythonClient.run(
       """
       try:
@@ -53,8 +53,8 @@ struct TransportTests {
     #expect(lines == ["NOT_FOUND: no document at rooms/r1", "0,1 ABORTED: too much contention"])
   }
 
-  @Test func serverStreamsManyResponses() async throws {
-    let fixture = try EchoServer()
+  @Test(arguments: Listening.allCases) func serverStreamsManyResponses(_ listening: Listening) async throws {
+    let fixture = try EchoServer(listening)
     let lines = try await PythonClient.run(
       """
       count = channel.unary_stream("/test.Echo/Count")
@@ -68,8 +68,8 @@ struct TransportTests {
     #expect(lines == ["1000 True OK", "0 OK"])
   }
 
-  @Test func unknownMethodIsUnimplemented() async throws {
-    let fixture = try EchoServer()
+  @Test(arguments: Listening.allCases) func unknownMethodIsUnimplemented(_ listening: Listening) async throws {
+    let fixture = try EchoServer(listening)
     let lines = try await PythonClient.run(
       """
       for method in ["/test.Echo/Nope", "/google.firestore.v1.Firestore/Nope"]:
@@ -90,10 +90,16 @@ struct TransportTests {
       ])
   }
 
-  @Test func portZeroBindsAFreePortAndABusyPortIsAnError() async throws {
-    let fixture = try EchoServer()
+  @Test(arguments: Listening.allCases) func portZeroBindsAFreePortAndABusyPortIsAnError(_ listening: Listening)
+    async throws
+  {
+    let fixture = try EchoServer(listening)
     #expect(fixture.server.port > 0)
-    #expect(throws: GRPCServer.StartError.self) { try GRPCServer(port: fixture.server.port, handlers: GRPCHandlers()) }
+    let notFound: HTTPHandler = { _ in HTTPResponse.notFound }
+    let http = listening == .shared ? notFound : nil
+    #expect(throws: GRPCServer.StartError.self) {
+      try GRPCServer(port: fixture.server.port, handlers: GRPCHandlers(), http: http)
+    }
     await fixture.server.shutdown()
   }
 }

@@ -1,6 +1,12 @@
 import CGRPC
 import Synchronization
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// A gRPC server on gRPC's C core, answering plaintext HTTP/2 (as Google's emulator does;
 /// clients reach it through `FIRESTORE_EMULATOR_HOST`) with the handlers it was given.
 ///
@@ -24,6 +30,8 @@ package final class GRPCServer: Sendable {
   private let handlers: GRPCHandlers
   private let state: Mutex<State>
   private let stopped = Latch()
+  /// Hearth's own listener, when the port also answers HTTP/1.1; else gRPC listens itself.
+  private let listener: SharedPortListener?
 
   private struct State {
     /// The server, until destroyed at the end of the shutdown.
@@ -37,27 +45,50 @@ package final class GRPCServer: Sendable {
   }
 
   /// Starts serving on `host:port`; port 0 lets the system choose a free one (see `port`).
+  /// With `http`, plain HTTP/1.1 requests to the same port go to it (see
+  /// `SharedPortListener`); without, gRPC listens itself.
   /// - Throws: `StartError` when the address cannot be bound.
-  package init(host: String = "127.0.0.1", port: Int = 0, handlers: GRPCHandlers) throws {
+  package init(host: String = "127.0.0.1", port: Int = 0, handlers: GRPCHandlers, http: HTTPHandler? = nil) throws {
     let library = GRPCLibrary()
+    let listener = try http.map { _ in try SharedPortListener(host: host, port: port) }
     guard let server = hearth_grpc_server_create(Self.maxReceiveMessageLength) else {
       throw StartError(description: "gRPC could not create a server")
     }
-    let address = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
-    let credentials = grpc_insecure_server_credentials_create()
-    let bound = grpc_server_add_http2_port(server, address, credentials)
-    grpc_server_credentials_release(credentials)
-    guard bound > 0 else {
-      grpc_server_destroy(server)  // never started, no listener: nothing to shut down
-      throw StartError(description: "cannot listen on \(address)")
+    var bound = listener?.port ?? 0
+    if listener == nil {
+      let address = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+      let credentials = grpc_insecure_server_credentials_create()
+      bound = Int(grpc_server_add_http2_port(server, address, credentials))
+      grpc_server_credentials_release(credentials)
+      guard bound > 0 else {
+        grpc_server_destroy(server)  // never started, no listener: nothing to shut down
+        throw StartError(description: "cannot listen on \(address)")
+      }
     }
     queue = CompletionQueue(library: library)
     grpc_server_register_completion_queue(server, queue.pointer.raw, nil)
     grpc_server_start(server)
-    self.port = Int(bound)
+    self.port = bound
     self.handlers = handlers
+    self.listener = listener
     state = Mutex(State(server: CorePointer(raw: server)))
     for _ in 0..<Self.waitingRequests { requestCall() }
+    if let listener, let http {
+      listener.start(handOver: { [self] connection in handOver(connection) }, http: http)
+    }
+  }
+
+  /// Gives an accepted HTTP/2 connection to gRPC, which owns the descriptor from then on;
+  /// closes it instead once the server is shutting down.
+  private func handOver(_ connection: Int32) {
+    let handed = state.withLock { state -> Bool in
+      guard let server = state.server, !state.isShuttingDown else { return false }
+      let credentials = grpc_insecure_server_credentials_create()
+      grpc_server_add_channel_from_fd(server.raw, connection, credentials)
+      grpc_server_credentials_release(credentials)
+      return true
+    }
+    if !handed { close(connection) }
   }
 
   /// Stops taking calls, lets the calls in flight finish for `grace`, then cancels those
@@ -74,6 +105,7 @@ package final class GRPCServer: Sendable {
       await stopped.wait()
       return
     }
+    await listener?.stop()
     let notified = Latch()
     let submitted = queue.submit(
       completed: { _ in notified.open() },
