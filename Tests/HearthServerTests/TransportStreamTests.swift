@@ -69,6 +69,22 @@ struct TransportStreamTests {
     #expect(lines == ["published to 0", "said next"])
   }
 
+  @Test(arguments: Listening.allCases) func serverNoticesAPassedDeadline(_ listening: Listening) async throws {
+    let fixture = try EchoServer(listening)
+    let lines = try await PythonClient.run(
+      """
+      hang = channel.stream_stream("/test.Echo/Hang")(stream_of(queue.Queue()), timeout=1)
+      try:
+          for message in hang:
+              pass
+      except grpc.RpcError as error:
+          say(error.code().name)
+      """, port: fixture.server.port)
+    await fixture.events.wait(for: "hang ended: half-closed")
+    await fixture.server.shutdown()
+    #expect(lines == ["DEADLINE_EXCEEDED"])
+  }
+
   @Test(arguments: Listening.allCases) func twoHundredStreamsAtOnce(_ listening: Listening) async throws {
     let fixture = try EchoServer(listening)
     // Every stream has its first answer before any is half-closed: all 200 are open at once.

@@ -16,9 +16,14 @@ struct TransportTests {
       roomy = grpc.insecure_channel(target, options=[("grpc.max_receive_message_length", -1),
                                                     ("grpc.max_send_message_length", -1)])
       say(roomy.unary_unary("/test.Echo/Say")(big, timeout=30) == b"said " + big)
+      try:
+          roomy.unary_unary("/test.Echo/Say")(os.urandom(17 << 20), timeout=30)
+      except grpc.RpcError as error:
+          say(error.code().name)
+      say(echo(b"zipped", timeout=30, compression=grpc.Compression.Gzip))
       """, port: fixture.server.port)
     await fixture.server.shutdown()
-    #expect(lines == ["said hello", "5", "True"])
+    #expect(lines == ["said hello", "5", "True", "RESOURCE_EXHAUSTED", "said zipped"])
   }
 
   @Test(arguments: Listening.allCases) func handlerReadsRequestMetadata(_ listening: Listening) async throws {

@@ -15,7 +15,12 @@ import Synchronization
 ///
 /// Calls are taken with `grpc_server_request_call`, unregistered, so one table dispatches
 /// every method by path. A handler runs as a task of its own, never on the completion
-/// queue's thread, so a slow handler slows only its call.
+/// queue's thread, so a slow handler slows only its call. The tasks run on Swift's
+/// cooperative pool, one thread per core: a handler that blocks for long (waiting on a
+/// lock another call holds) should do that work on a thread of its own.
+///
+/// Threads: the completion queue's (`CompletionQueue`), with `http`, the listener's and one
+/// per new connection while it is classified (`SharedPortListener`); gRPC's own besides.
 package final class GRPCServer: Sendable {
   /// The port the server listens on: the one asked for, or the one the system chose for 0.
   package let port: Int
