@@ -82,12 +82,19 @@ final class SharedPortListener: Sendable {
       pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0),
     ]
     while true {
-      guard poll(&watched, 2, -1) >= 0 || errno == EINTR else { return }
+      guard poll(&watched, 2, -1) >= 0 else {
+        if errno == EINTR { continue }
+        return
+      }
       if watched[1].revents != 0 { return }
       guard watched[0].revents != 0 else { continue }
+      // The listening socket is non-blocking: a client that gave up between poll and
+      // accept leaves nothing to accept, and the thread must not wait for the next one.
       let connection = systemAccept(descriptor)
-      guard connection >= 0 else { continue }  // the client gave up already, or EMFILE
+      guard connection >= 0 else { continue }  // that, or EMFILE
       _ = fcntl(connection, F_SETFD, FD_CLOEXEC)
+      // Blocking while classified and for HTTP/1.1 (Darwin's accept copies O_NONBLOCK).
+      _ = fcntl(connection, F_SETFL, fcntl(connection, F_GETFL) & ~O_NONBLOCK)
       Thread.detachNewThread {
         switch Self.classify(connection) {
         case .http2:
@@ -113,16 +120,19 @@ final class SharedPortListener: Sendable {
     var peeked = [UInt8](repeating: 0, count: preface.count)
     // The first peek takes what has arrived; later ones wait (MSG_WAITALL) for one byte
     // more than the last, so a short HTTP/1.1 request is never waited on for bytes it lacks.
+    // A peek that brings nothing new (the timeout passed, or the client closed) ends it.
     var wanted = 0
+    var seen = 0
     while true {
       let flags = Int32(MSG_PEEK) | (wanted == 0 ? 0 : Int32(MSG_WAITALL))
       let count = peeked.withUnsafeMutableBytes {
         recv(connection, $0.baseAddress, wanted == 0 ? $0.count : wanted, flags)
       }
       if count < 0 && errno == EINTR { continue }
-      guard count > 0 else { return .gone }
+      guard count > seen else { return .gone }
       guard peeked[..<count].elementsEqual(preface[..<count]) else { return .http1 }
       if count == preface.count { return .http2 }
+      seen = count
       wanted = count + 1
     }
   }
@@ -149,6 +159,7 @@ final class SharedPortListener: Sendable {
     let descriptor = socket(address.pointee.ai_family, address.pointee.ai_socktype, address.pointee.ai_protocol)
     guard descriptor >= 0 else { throw GRPCServer.StartError(description: "cannot make a socket: errno \(errno)") }
     _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+    _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
     var on: Int32 = 1
     _ = setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
     guard bind(descriptor, address.pointee.ai_addr, address.pointee.ai_addrlen) == 0,
