@@ -17,14 +17,15 @@
 #include <grpc/support/time.h>
 #include <string.h>
 
-/// GRPC_SLICE_START_PTR: the slice's first byte, inline or refcounted.
-static inline const uint8_t *hearth_grpc_slice_start(grpc_slice slice) {
-  return GRPC_SLICE_START_PTR(slice);
+/// GRPC_SLICE_START_PTR. By pointer: a short slice holds its bytes inline, so the start of
+/// a copy passed by value would point into this function's own stack frame.
+static inline const uint8_t *hearth_grpc_slice_start(const grpc_slice *slice) {
+  return GRPC_SLICE_START_PTR(*slice);
 }
 
 /// GRPC_SLICE_LENGTH.
-static inline size_t hearth_grpc_slice_length(grpc_slice slice) {
-  return GRPC_SLICE_LENGTH(slice);
+static inline size_t hearth_grpc_slice_length(const grpc_slice *slice) {
+  return GRPC_SLICE_LENGTH(*slice);
 }
 
 /// Initial metadata (here always none: the server answers with what gRPC adds itself).

@@ -73,8 +73,7 @@ func consumeMessage(_ buffer: UnsafeMutablePointer<grpc_byte_buffer>) -> [UInt8]
   bytes.reserveCapacity(grpc_byte_buffer_length(buffer))
   var slice = grpc_slice()
   while grpc_byte_buffer_reader_next(&reader, &slice) != 0 {
-    bytes.append(
-      contentsOf: UnsafeBufferPointer(start: hearth_grpc_slice_start(slice), count: hearth_grpc_slice_length(slice)))
+    withUnsafePointer(to: &slice) { bytes.append(contentsOf: sliceBytes($0)) }
     grpc_slice_unref(slice)
   }
   return bytes
@@ -82,7 +81,10 @@ func consumeMessage(_ buffer: UnsafeMutablePointer<grpc_byte_buffer>) -> [UInt8]
 
 /// A slice's bytes as text (method paths, metadata); invalid UTF-8 is repaired, not trusted.
 func string(of slice: grpc_slice) -> String {
-  String(
-    decoding: UnsafeBufferPointer(start: hearth_grpc_slice_start(slice), count: hearth_grpc_slice_length(slice)),
-    as: UTF8.self)
+  withUnsafePointer(to: slice) { String(decoding: sliceBytes($0), as: UTF8.self) }
+}
+
+/// A slice's bytes, valid while `slice` is: a short slice holds them inline.
+private func sliceBytes(_ slice: UnsafePointer<grpc_slice>) -> UnsafeBufferPointer<UInt8> {
+  UnsafeBufferPointer(start: hearth_grpc_slice_start(slice), count: hearth_grpc_slice_length(slice))
 }

@@ -24,7 +24,8 @@ package final class ServerCall: Sendable {
   /// The method's path, `/{package}.{Service}/{Method}`.
   package let method: String
   package let metadata: GRPCMetadata
-  /// The client's address as gRPC names it (`ipv4:127.0.0.1:54321`).
+  /// The client's connection as gRPC names it (`ipv4:127.0.0.1:54321`; after
+  /// `SharedPortListener` handed it over, the descriptor's name).
   package let peer: String
 
   private let queue: CompletionQueue
