@@ -11,7 +11,7 @@ package struct GRPCHandlers: Sendable {
 
   package init() {}
 
-  /// One request, one response (`Commit`, `BatchGetDocuments`' siblings, `Rollback`).
+  /// One request, one response (`Commit`, `GetDocument`, `BeginTransaction`, `Rollback`).
   package mutating func unary(
     _ method: String, _ respond: @escaping @Sendable (ServerCall, _ request: [UInt8]) async throws -> [UInt8]
   ) {
@@ -21,7 +21,8 @@ package struct GRPCHandlers: Sendable {
     }
   }
 
-  /// One request, any number of responses, which `respond` writes (`RunQuery`).
+  /// One request, any number of responses, which `respond` writes (`RunQuery`,
+  /// `RunAggregationQuery`, `BatchGetDocuments`).
   package mutating func serverStreaming(
     _ method: String, _ respond: @escaping @Sendable (ServerCall, _ request: [UInt8]) async throws -> Void
   ) {

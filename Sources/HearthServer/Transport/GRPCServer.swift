@@ -96,11 +96,12 @@ package final class GRPCServer: Sendable {
     if !handed { close(connection) }
   }
 
-  /// Stops taking calls, lets the calls in flight finish for `grace`, then cancels those
-  /// still running (their handlers see `GRPCStatus.callEnded`), and releases the server,
-  /// its queue and its thread. Returns once all is released; a second call waits for the
-  /// first. A handler that outlives its call keeps only its `ServerCall`, which then
-  /// refuses everything.
+  /// Stops listening and taking calls, lets the calls in flight finish for `grace`, then
+  /// cancels those still running (their handlers' requests end and sends fail), and
+  /// releases the server, its queue and its thread. Returns once all is released; a second
+  /// call waits for the first. A handler that outlives its call keeps only its
+  /// `ServerCall`, which then refuses everything; an HTTP/1.1 exchange under way finishes
+  /// on its own thread.
   package func shutdown(grace: Duration = .seconds(5)) async {
     let server = state.withLock { state -> CorePointer? in
       defer { state.isShuttingDown = true }
