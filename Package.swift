@@ -26,8 +26,10 @@ let package = Package(
     .target(name: "Hearth", dependencies: ["HearthCore"]),
     .target(name: "HearthShell", dependencies: ["Hearth", "CEditLine"]),
     .executableTarget(name: "hearth", dependencies: ["HearthShell"]),
-    // The Firestore server (`hearth serve`): the wire protocol over HearthCore.
-    .target(name: "HearthServer", dependencies: ["HearthCore"]),
+    // gRPC's C core (libgrpc-dev); linked by name, as its pkg-config flags overflow the command line.
+    .systemLibrary(name: "CGRPC", providers: [.apt(["libgrpc-dev"]), .brew(["grpc"])]),
+    // `hearth serve`: the Firestore emulator's wire protocol, on gRPC's C core.
+    .target(name: "HearthServer", dependencies: ["HearthCore", "CGRPC"]),
 
     // Developer tools: the benchmark, the demo-data writer and the torture worker.
     .systemLibrary(

@@ -1,23 +1,25 @@
 #!/usr/bin/env bash
 # Installs what Hearth's build and tests need, when it is missing:
 # - system packages: LMDB (the storage engine), zlib (document checksums), libedit (the
-#   doc shell's line editor), SQLite (the benchmark's baseline), pkg-config;
+#   doc shell's line editor), SQLite (the benchmark's baseline), gRPC's C core (`hearth
+#   serve`'s transport), pkg-config;
 # - Python's jsonschema (from PyPI), with which the tests check files against Schemas/,
 #   in a virtual environment of the build's own, .build/python, where the tests look for
 #   it first (a system Python that refuses pip installs, as Debian's does, stops nothing);
 # - Google's Python Firestore client (google-cloud-firestore, from PyPI) in the same
-#   environment, whose own protobuf classes HearthServerTests check the wire codec against.
+#   environment, whose own protobuf classes HearthServerTests check the wire codec against,
+#   and whose grpcio calls HearthServer's transport in its tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 install_packages() {
   if [ "$(uname -s)" = "Darwin" ]; then
-    for formula in lmdb zlib libedit sqlite pkg-config; do
+    for formula in lmdb zlib libedit sqlite grpc pkg-config; do
       brew list "$formula" >/dev/null 2>&1 || brew install "$formula"
     done
     return
   fi
-  local packages=(pkg-config liblmdb-dev zlib1g-dev libsqlite3-dev libedit-dev)
+  local packages=(pkg-config liblmdb-dev zlib1g-dev libsqlite3-dev libedit-dev libgrpc-dev)
   local missing=()
   for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
