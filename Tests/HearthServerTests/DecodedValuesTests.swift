@@ -7,7 +7,7 @@ import Testing
 /// writes and queries a handler receives.
 @Suite struct DecodedValuesTests {
   static let cases: [String: (type: String, bytes: [UInt8])] = {
-    guard let cases = try? PythonClient.cases() else { return [:] }
+    guard let cases = try? WireCasesScript.cases() else { return [:] }
     return Dictionary(cases.map { ($0.name, ($0.type, $0.bytes)) }) { first, _ in first }
   }()
 

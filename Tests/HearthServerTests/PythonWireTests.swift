@@ -10,7 +10,7 @@ import Testing
 /// HearthCore's values to bytes Python parses back to its own message.
 @Suite struct PythonWireTests {
   @Test func everyCaseHasAnExpectation() throws {
-    let names = Set(try PythonClient.cases().map(\.name))
+    let names = Set(try WireCasesScript.cases().map(\.name))
     #expect(names.count > 90)
     #expect(
       names == Set(WireCases.all.keys),
@@ -19,7 +19,7 @@ import Testing
   }
 
   @Test func pythonBytesDecodeAndReencodeExactly() throws {
-    for item in try PythonClient.cases() {
+    for item in try WireCasesScript.cases() {
       guard let decode = WireCases.decoders[item.type] else {
         Issue.record("\(item.name): no decoder for \(item.type)")
         continue
@@ -35,13 +35,13 @@ import Testing
       let again = decoded.protobuf(database: WireCases.database)
       #expect(
         again == item.canonical,
-        "\(item.name): re-encoded \(PythonClient.hex(again)), Python wrote \(PythonClient.hex(item.canonical))")
+        "\(item.name): re-encoded \(WireCasesScript.hex(again)), Python wrote \(WireCasesScript.hex(item.canonical))")
       // What decodes equals what Swift builds from HearthCore's values: both encode alike.
       if let expected = WireCases.all[item.name] {
         let built = expected.protobuf(database: WireCases.database)
         #expect(
           built == item.canonical,
-          "\(item.name): Swift's value encodes to \(PythonClient.hex(built)), Python wrote \(PythonClient.hex(item.canonical))"
+          "\(item.name): Swift's value encodes to \(WireCasesScript.hex(built)), Python wrote \(WireCasesScript.hex(item.canonical))"
         )
       }
     }
@@ -51,11 +51,11 @@ import Testing
     let lines = try WireCases.all.sorted { $0.key < $1.key }.map { name, message in
       let object: [String: String] = [
         "name": name, "type": WireCases.typeName(message),
-        "hex": PythonClient.hex(message.protobuf(database: WireCases.database)),
+        "hex": WireCasesScript.hex(message.protobuf(database: WireCases.database)),
       ]
       return String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self)
     }
-    let answers = try PythonClient.run(["check"], stdin: lines.joined(separator: "\n") + "\n")
+    let answers = try WireCasesScript.run(["check"], stdin: lines.joined(separator: "\n") + "\n")
     #expect(answers.count == WireCases.all.count)
     for answer in answers {
       #expect(answer["equal"] as? Bool == true, "\(answer["name"] ?? "?"): \(answer["error"] ?? "")")
@@ -70,12 +70,12 @@ import Testing
       ProcessInfo.processInfo.environment["HEARTH_WIRE_RECORDING"]
       ?? repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/wire/emulator-exchanges.jsonl").path
     #expect(FileManager.default.fileExists(atPath: recording), "the recording \(recording) is missing")
-    let requests = try PythonClient.run(["exchanges", recording])
+    let requests = try WireCasesScript.run(["exchanges", recording])
     #expect(requests.count >= 50)
     var methods: Set<String> = []
     for request in requests {
       let type = request["type"] as? String ?? ""
-      let bytes = try PythonClient.hexBytes(request["hex"] as? String ?? "")
+      let bytes = try WireCasesScript.hexBytes(request["hex"] as? String ?? "")
       methods.insert(type)
       guard let decode = WireCases.decoders[type] else {
         Issue.record("no decoder for \(type)")

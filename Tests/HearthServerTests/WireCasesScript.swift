@@ -5,7 +5,7 @@ import Testing
 /// Runs Tests/HearthServerTests/Python/wire_cases.py with the Python that has Google's
 /// client (`.build/python`, which Tools/setup.sh fills). A missing Python or package
 /// fails the test that needs it: nothing here skips.
-enum PythonClient {
+enum WireCasesScript {
   static let script = repositoryRoot.appendingPathComponent("Tests/HearthServerTests/Python/wire_cases.py").path
 
   struct Failed: Error, CustomStringConvertible {
