@@ -124,14 +124,15 @@ extension FirestoreService {
       let parent = DocumentKey(query.parent)
       keys = try reader.documentKeys(inTreeOf: parent, limit: .max).filter { $0 != parent }
     }
-    keys.sort { Value.reference($0) < Value.reference($1) }
+    keys.sort { compareNames($0.path, $1.path) < 0 }
     func within(_ key: DocumentKey) -> Bool {
-      let name = Value.reference(key)
-      if let start = model.startAt, let first = start.values.first {
-        guard start.inclusive ? name >= first : name > first else { return false }
+      if let start = model.startAt, case .reference(let first)? = start.values.first {
+        let order = compareNames(key.path, first.path)
+        guard start.inclusive ? order >= 0 : order > 0 else { return false }
       }
-      if let end = model.endAt, let first = end.values.first {
-        guard end.inclusive ? name <= first : name < first else { return false }
+      if let end = model.endAt, case .reference(let last)? = end.values.first {
+        let order = compareNames(key.path, last.path)
+        guard end.inclusive ? order <= 0 : order < 0 else { return false }
       }
       return true
     }
@@ -146,5 +147,29 @@ extension FirestoreService {
       if let stored = try reader.document(key) { documents.append(stored) }
     }
     return documents
+  }
+
+  /// Documents' names in Firestore's order: segment by segment, a numeric ID
+  /// (`__id123__`, which only the backend makes) before every string ID and in numeric
+  /// order, strings in UTF-8 order. The Python client's `recursive_delete` bounds a
+  /// collection's tree with `C/__id-9223372036854775808__` and `C\0/__id-…__`.
+  static func compareNames(_ a: ResourcePath, _ b: ResourcePath) -> Int {
+    for (x, y) in zip(a.segments, b.segments) {
+      let order: Int
+      switch (numericID(x), numericID(y)) {
+      case (let m?, let n?): order = m < n ? -1 : m > n ? 1 : 0
+      case (.some, nil): order = -1
+      case (nil, .some): order = 1
+      case (nil, nil): order = Value.compareUTF8(x, y)
+      }
+      if order != 0 { return order }
+    }
+    return a.count < b.count ? -1 : a.count > b.count ? 1 : 0
+  }
+
+  /// The number of a numeric ID, `__id123__` or `__id-5__`.
+  static func numericID(_ id: String) -> Int64? {
+    guard id.hasPrefix("__id"), id.hasSuffix("__"), id.utf8.count > 6 else { return nil }
+    return Int64(id.dropFirst(4).dropLast(2))
   }
 }
