@@ -24,7 +24,7 @@ let package = Package(
     .target(name: "HearthStorage", dependencies: ["CLMDB"]),
     .target(name: "HearthCore", dependencies: ["HearthStorage", "CZlib"]),
     .target(name: "Hearth", dependencies: ["HearthCore"]),
-    .target(name: "HearthShell", dependencies: ["Hearth", "CEditLine"]),
+    .target(name: "HearthShell", dependencies: ["Hearth", "HearthServer", "CEditLine"]),
     .executableTarget(name: "hearth", dependencies: ["HearthShell"]),
     // gRPC's C core (libgrpc-dev); linked by name, as its pkg-config flags overflow the command line.
     .systemLibrary(name: "CGRPC", providers: [.apt(["libgrpc-dev"]), .brew(["grpc"])]),

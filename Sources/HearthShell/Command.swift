@@ -54,7 +54,7 @@ struct Command: Sendable {
   /// Every command, in the order help lists them.
   static let all: [Command] = [
     .ls, .tree, .get, .set, .update, .add, .rm, .query, .explain, .watch, .export, .import, .backup, .restore, .indexes,
-    .stats, .check, .help, .exit,
+    .stats, .check, .serve, .help, .exit,
   ]
 
   static func named(_ name: String) -> Command? { all.first { $0.name == name } }

@@ -1,0 +1,102 @@
+import Foundation
+import Hearth
+import HearthServer
+
+// MARK: - The table entry
+
+extension Command {
+  static let serve = Command(
+    name: "serve", summary: "be the Firestore emulator: Google's clients in any language connect to it",
+    usage: "serve [--db DIR] [--host HOST] [--port PORT] [--ephemeral] [--verbose]",
+    details: """
+      Serves the Firestore API (gRPC, google.firestore.v1) as Google's emulator does, so
+      that Google's own clients and SDKs reach Hearth with FIRESTORE_EMULATOR_HOST set to
+      the address it prints. Every project and database a client names is its own Hearth
+      database under DIR, created on first use and kept between runs; without --db, or
+      with --ephemeral, the data lives in a temporary directory that is removed when the
+      server stops (and commits are not synced to disk). Listens on 127.0.0.1:8080
+      unless told otherwise (--port 0 picks a free port). Google's emulator's reset
+      endpoint works on the same port: curl -X DELETE
+      http://HOST:PORT/emulator/v1/projects/P/databases/(default)/documents empties a
+      database. --verbose logs one line per call to standard error (method, database,
+      status, microseconds). Runs until Ctrl-C or SIGTERM, then lets the calls in flight
+      finish. Not yet served: Listen (snapshot listeners), reads at a past read_time, and
+      transactions are not yet isolated from other writers.
+      """,
+    examples: [
+      "serve --db firestore-data", "serve --ephemeral --port 0 --verbose",
+    ],
+    options: [
+      .value("--db", "DIR", "keep the databases in DIR (default: a temporary directory)"),
+      .value("--host", "HOST", "the address to listen on (default 127.0.0.1)"),
+      .value("--port", "PORT", "the port to listen on (default 8080; 0 picks a free one)"),
+      .flag("--ephemeral", "keep nothing: a temporary directory, removed at the end"),
+      .flag("--verbose", "log one line per call to standard error"),
+    ],
+    arguments: [], required: 0, access: .none, aliases: ["emulator", "server", "start"],
+    run: ServeCommand.serve)
+}
+
+// MARK: - Running it
+
+/// `serve`: a `FirestoreServer` until Ctrl-C or SIGTERM.
+enum ServeCommand {
+  static func serve(_ invocation: Invocation) throws {
+    let arguments = invocation.arguments
+    let port = try arguments.integer("--port", in: 0...65_535) ?? 8080
+    let host = arguments.value("--host") ?? "127.0.0.1"
+    let ephemeral = arguments.has("--ephemeral") || arguments.value("--db") == nil
+    if arguments.has("--ephemeral"), arguments.value("--db") != nil {
+      throw UsageError.notAllowed("--ephemeral keeps nothing, so it takes no --db DIR")
+    }
+    let directory =
+      arguments.value("--db")
+      ?? FileManager.default.temporaryDirectory.appendingPathComponent("hearth-serve-\(UUID().uuidString)").path
+    defer { if ephemeral { try? FileManager.default.removeItem(atPath: directory) } }
+    // Calls end on the server's threads: their lines go to the standard error's
+    // descriptor itself, one write(2) each.
+    let log: (@Sendable (String) -> Void)? = arguments.has("--verbose") ? logLine : nil
+
+    let server: FirestoreServer
+    do {
+      server = try FirestoreServer(directory: directory, host: host, port: port, durable: !ephemeral, log: log)
+    } catch {
+      throw CommandFailure(
+        message: "cannot serve on \(host):\(port): \(error) (is another server using the port?)", code: "unavailable",
+        status: .ioError)
+    }
+    let address = host.contains(":") ? "[\(host)]:\(server.port)" : "\(host):\(server.port)"
+    invocation.session.writeLine("Hearth is serving the Firestore API on \(address)")
+    invocation.session.writeLine(ephemeral ? "data: ephemeral (kept nowhere)" : "data: \(directory)")
+    invocation.session.writeLine("export FIRESTORE_EMULATOR_HOST=\(address)")
+    invocation.session.stdout.flush()
+
+    waitForStop()
+    let stopped = DispatchSemaphore(value: 0)
+    Task {
+      await server.shutdown()
+      stopped.signal()
+    }
+    stopped.wait()
+    invocation.session.stderr.write("hearth: stopped serving\n")
+  }
+
+  @Sendable private static func logLine(_ line: String) {
+    FileHandle.standardError.write(Data((line + "\n").utf8))
+  }
+
+  /// Returns on Ctrl-C (SIGINT) or SIGTERM.
+  private static func waitForStop() {
+    let terminated = DispatchSemaphore(value: 0)
+    signal(SIGTERM, SIG_IGN)
+    let termination = DispatchSource.makeSignalSource(signal: SIGTERM, queue: .global())
+    termination.setEventHandler { terminated.signal() }
+    termination.resume()
+    defer {
+      termination.cancel()
+      signal(SIGTERM, SIG_DFL)
+    }
+    Interrupts.catchInterrupts()
+    _ = Interrupts.wait(for: terminated)
+  }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import HearthTestSupport
+import Testing
+
+/// `hearth serve` as a user runs it: the address it prints, Google's Python client
+/// writing through it, SIGTERM stopping it cleanly, and the data kept in DIR as Hearth
+/// databases that the shell itself opens.
+@Suite(.enabled(if: hearthExecutable != nil, "the hearth executable is not built"))
+struct ServeCommandTests {
+  /// A running `hearth serve`, and the address it printed.
+  final class Server {
+    let process = Process()
+    let address: String
+    private let output = Pipe()
+
+    init(_ arguments: [String]) throws {
+      process.executableURL = hearthExecutable
+      process.arguments = ["serve", "--port", "0"] + arguments
+      process.standardOutput = output
+      process.standardError = FileHandle.nullDevice
+      try process.run()
+      var printed = ""
+      let reader = output.fileHandleForReading
+      while !printed.contains("export FIRESTORE_EMULATOR_HOST=") || !printed.hasSuffix("\n") {
+        let chunk = reader.availableData
+        guard !chunk.isEmpty else { break }
+        printed += String(decoding: chunk, as: UTF8.self)
+      }
+      guard let line = printed.split(separator: "\n").first(where: { $0.hasPrefix("export FIRESTORE_EMULATOR_HOST=") })
+      else {
+        process.terminate()
+        throw Failure(description: "hearth serve printed no address: \(printed)")
+      }
+      address = String(line.dropFirst("export FIRESTORE_EMULATOR_HOST=".count))
+    }
+
+    /// SIGTERM, then the exit status.
+    func stop() -> Int32 {
+      process.terminate()
+      process.waitUntilExit()
+      return process.terminationStatus
+    }
+  }
+
+  struct Failure: Error, CustomStringConvertible { let description: String }
+
+  /// Runs `script` with Google's Python client `db` (project `demo`) on `address`; what
+  /// it prints.
+  func python(_ script: String, address: String) throws -> String {
+    let python = JSONSchemaValidator.python
+    var environment = ProcessInfo.processInfo.environment
+    environment["FIRESTORE_EMULATOR_HOST"] = address
+    let program = """
+      from google.cloud import firestore
+      db = firestore.Client(project="demo")
+
+      """ + script
+    let outcome = try runProcess(
+      URL(fileURLWithPath: python[0]), Array(python.dropFirst()) + ["-c", program], environment: environment)
+    guard outcome.status == 0 else {
+      throw Failure(description: "the Python client exited \(outcome.status) (run Tools/setup.sh?): \(outcome.stderr)")
+    }
+    return outcome.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+
+  @Test func servesGooglesClientAndKeepsTheDataInDIR() throws {
+    let fixture = ShellFixture()
+    let first = try Server(["--db", fixture.path])
+    let written = try python(
+      """
+      db.document("cities/SF").set({"name": "San Francisco", "pop": 860000})
+      print(db.document("cities/SF").get().to_dict()["name"])
+      """, address: first.address)
+    #expect(written == "San Francisco")
+    #expect(first.stop() == 0, "SIGTERM ends it cleanly")
+
+    // A new run finds the data, and the shell opens it as the Hearth database it is.
+    let second = try Server(["--db", fixture.path])
+    defer { _ = second.stop() }
+    #expect(try python(#"print(db.document("cities/SF").get().get("pop"))"#, address: second.address) == "860000")
+    let database = fixture.path + "/demo/(default)"
+    let process = Process()
+    process.executableURL = hearthExecutable
+    process.arguments = ["--db", database, "--json", "get", "cities/SF"]
+    let output = Pipe()
+    process.standardOutput = output
+    try process.run()
+    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(text.contains(#""name":"San Francisco""#))
+  }
+
+  @Test func theREADMEsPythonExampleRunsAsWritten() throws {
+    let readme = try String(contentsOf: ReadmeTests.root.appendingPathComponent("README.md"), encoding: .utf8)
+    let blocks = readme.components(separatedBy: "```python\n").dropFirst().map { $0.components(separatedBy: "```")[0] }
+    let example = try #require(blocks.first, "README.md has a Python example")
+    let server = try Server(["--ephemeral"])
+    defer { _ = server.stop() }
+    let python = JSONSchemaValidator.python
+    var environment = ProcessInfo.processInfo.environment
+    environment["FIRESTORE_EMULATOR_HOST"] = server.address
+    let outcome = try runProcess(
+      URL(fileURLWithPath: python[0]), Array(python.dropFirst()) + ["-c", example], environment: environment)
+    #expect(outcome.status == 0, "\(outcome.stderr)")
+    // The client's map order (its protobuf runtime's), as against Google's emulator.
+    #expect(outcome.stdout == "SF {'pop': 860000, 'name': 'San Francisco'}\n")
+  }
+
+  @Test func anEphemeralServerKeepsNothing() throws {
+    let server = try Server(["--ephemeral"])
+    #expect(
+      try python(#"db.document("a/b").set({"x": 1}); print(db.document("a/b").get().exists)"#, address: server.address)
+        == "True")
+    #expect(server.stop() == 0)
+    let again = try Server([])
+    defer { _ = again.stop() }
+    #expect(try python(#"print(db.document("a/b").get().exists)"#, address: again.address) == "False")
+  }
+
+  @Test func aBusyPortIsAClearError() throws {
+    let server = try Server(["--ephemeral"])
+    defer { _ = server.stop() }
+    let port = String(server.address.split(separator: ":").last ?? "")
+    let fixture = ShellFixture()
+    let outcome = fixture.run("serve", "--ephemeral", "--port", port)
+    #expect(outcome.status == 74)
+    #expect(outcome.stderr.contains("cannot serve on 127.0.0.1:\(port)"))
+  }
+}
