@@ -140,6 +140,60 @@ import Testing
     }
   }
 
+  @Test func listenersGetEachChangeAsItIsCommitted() async throws {
+    try await withServer { server in
+      let shown = try await run(
+        """
+        import threading, time
+        from google.cloud.firestore_v1.base_query import FieldFilter
+        seen = []
+        lock = threading.Lock()
+        def record(entry):
+            with lock:
+                seen.append(entry)
+        def wait_for(count):
+            deadline = time.time() + 20
+            while time.time() < deadline:
+                with lock:
+                    if len(seen) >= count:
+                        return
+                time.sleep(0.01)
+            raise TimeoutError(f"{count} snapshots expected, {len(seen)} came: {seen}")
+        cities = db.collection("cities")
+        cities.document("SF").set({"pop": 1})
+        def on_query(docs, changes, read_time):
+            record(("query", [d.id for d in docs], sorted(f"{c.type.name} {c.document.id}" for c in changes)))
+        def on_document(docs, changes, read_time):
+            record(("document", [(d.exists, d.to_dict()) for d in docs]))
+        query = cities.where(filter=FieldFilter("pop", ">", 0)).order_by("pop").on_snapshot(on_query)
+        wait_for(1)
+        document = cities.document("LA").on_snapshot(on_document)
+        wait_for(2)
+        cities.document("LA").set({"pop": 2})
+        wait_for(4)
+        cities.document("SF").delete()
+        wait_for(5)
+        cities.document("LA").update({"pop": 0})
+        wait_for(7)
+        query.unsubscribe()
+        document.unsubscribe()
+        with lock:
+            for index, entry in enumerate(seen):
+                show(f"snapshot {index}", entry)
+        """, on: server)
+      #expect(shown["snapshot 0"] == "('query', ['SF'], ['ADDED SF'])")
+      // A missing document's listener gets no snapshot in its list (as from Google's emulator).
+      #expect(shown["snapshot 1"] == "('document', [])")
+      let afterSet = [shown["snapshot 2"], shown["snapshot 3"]]
+      #expect(afterSet.contains("('query', ['SF', 'LA'], ['ADDED LA'])"))
+      #expect(afterSet.contains("('document', [(True, {'pop': 2})])"))
+      #expect(shown["snapshot 4"] == "('query', ['LA'], ['REMOVED SF'])")
+      let afterUpdate = [shown["snapshot 5"], shown["snapshot 6"]]
+      #expect(afterUpdate.contains("('query', [], ['REMOVED LA'])"))
+      #expect(afterUpdate.contains("('document', [(True, {'pop': 0})])"))
+    }
+  }
+
   @Test func transactionsAndTheResetEndpoint() async throws {
     try await withServer { server in
       let shown = try await run(

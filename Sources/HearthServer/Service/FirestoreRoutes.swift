@@ -55,7 +55,42 @@ package enum FirestoreRoutes {
     route.streaming("RunAggregationQuery", into: &handlers) { (request: FirestoreV1.RunAggregationQueryRequest) in
       try service.runAggregationQuery(request).map { $0.protobuf(database: request.database) }
     }
+    handlers.bidirectional(prefix + "Listen") { call in
+      try await listen(call, service: service, work: work, log: log)
+    }
     return handlers
+  }
+
+  /// `Listen`: targets added and removed as the client asks, each kept live until the
+  /// client removes it or goes away.
+  private static func listen(
+    _ call: ServerCall, service: FirestoreService, work: WorkerThreads, log: (@Sendable (String) -> Void)?
+  ) async throws {
+    var stream: ListenStream?
+    defer { stream?.close() }
+    do {
+      for try await bytes in call.requests {
+        let request = try FirestoreV1.ListenRequest(protobuf: bytes)
+        if stream == nil {
+          let store = try service.databases.store(request.database)
+          stream = ListenStream(database: request.database, store: store) { call.send($0) }
+        }
+        guard let stream, stream.database == request.database else {
+          throw HearthError(.invalidArgument, "A Listen stream serves one database: \(stream?.database.name ?? "")")
+        }
+        switch request.targetChange {
+        case .addTarget(let target):
+          try await work.run { try stream.add(target) }
+          log?("Listen \(request.database.name) added target \(target.targetID)")
+        case .removeTarget(let id):
+          stream.remove(id)
+          log?("Listen \(request.database.name) removed target \(id)")
+        case nil: break
+        }
+      }
+    } catch {
+      throw status(error)
+    }
   }
 
   /// A `HearthError` (or a malformed message) as the status a client gets.
