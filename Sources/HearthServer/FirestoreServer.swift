@@ -30,7 +30,9 @@ package final class FirestoreServer: Sendable {
     options.durable = durable
     let databases = ServedDatabases(directory: directory, options: options)
     let service = FirestoreService(databases: databases)
-    let work = WorkerThreads(count: 8)
+    // Enough threads that writes waiting for a transaction's locks never hold up the
+    // call that ends it.
+    let work = WorkerThreads(count: 64)
     do {
       grpc = try GRPCServer(
         host: host, port: port, handlers: FirestoreRoutes.handlers(service, work: work, log: log),

@@ -20,8 +20,7 @@ extension Command {
       http://HOST:PORT/emulator/v1/projects/P/databases/(default)/documents empties a
       database. --verbose logs one line per call to standard error (method, database,
       status, microseconds). Runs until Ctrl-C or SIGTERM, then lets the calls in flight
-      finish. Not yet served: reads at a past read_time; transactions are not yet isolated
-      from other writers.
+      finish. Not yet served: reads at a past read_time.
       """,
     examples: [
       "serve --db firestore-data", "serve --ephemeral --port 0 --verbose",

@@ -194,6 +194,28 @@ import Testing
     }
   }
 
+  @Test func eightClientProcessesCountExactlyThroughTransactions() async throws {
+    try await withServer { server in
+      _ = try await run(#"db.document("counters/c").set({"n": 0})"#, on: server)
+      let increment = """
+        counter = db.document("counters/c")
+        @firestore.transactional
+        def increment(transaction):
+            snapshot = counter.get(transaction=transaction)
+            transaction.update(counter, {"n": snapshot.get("n") + 1})
+        for _ in range(10):
+            increment(db.transaction())
+        show("done", True)
+        """
+      try await withThrowingTaskGroup(of: [String: String].self) { group in
+        for _ in 0..<8 { group.addTask { try await run(increment, on: server) } }
+        for try await shown in group { #expect(shown["done"] == "True") }
+      }
+      let total = try await run(#"show("n", db.document("counters/c").get().get("n"))"#, on: server)
+      #expect(total["n"] == "80")
+    }
+  }
+
   @Test func transactionsAndTheResetEndpoint() async throws {
     try await withServer { server in
       let shown = try await run(

@@ -263,6 +263,95 @@ import Testing
     }
   }
 
+  func begin(_ service: FirestoreService) throws -> Data {
+    try service.beginTransaction(FirestoreV1.BeginTransactionRequest(database: Self.database, options: nil))
+      .transaction
+  }
+
+  func get(_ service: FirestoreService, _ path: String, in transaction: Data) throws -> Value? {
+    let response = try service.batchGetDocuments(
+      FirestoreV1.BatchGetDocumentsRequest(
+        database: Self.database, documents: [try key(path)], consistency: .transaction(transaction)))
+    guard case .found(let document)? = response.first?.result else { return nil }
+    return document.fields["n"]
+  }
+
+  @Test func aYoungerTransactionWaitsForTheOlderOnesDocuments() throws {
+    try withService { service in
+      _ = try commit(service, [Write(key: try key("c/a"), kind: .set(["n": .integer(1)]))])
+      let older = try begin(service)
+      let younger = try begin(service)
+      #expect(try get(service, "c/a", in: older) == .integer(1))
+      let read = Signal()
+      let seen = Box<Value?>(nil)
+      Thread.detachNewThread {
+        seen.value = try? get(service, "c/a", in: younger)
+        read.fire()
+      }
+      #expect(!read.wait(seconds: 0.3), "the younger read waits while the older transaction holds the document")
+      _ = try commit(service, [Write(key: try key("c/a"), kind: .set(["n": .integer(2)]))], transaction: older)
+      #expect(read.wait(seconds: 20))
+      #expect(seen.value == .integer(2), "it then reads what the older one committed")
+    }
+  }
+
+  @Test func anOlderTransactionWoundsAYoungerHolder() throws {
+    try withService { service in
+      _ = try commit(service, [Write(key: try key("c/a"), kind: .set(["n": .integer(1)]))])
+      let older = try begin(service)
+      let younger = try begin(service)
+      #expect(try get(service, "c/a", in: younger) == .integer(1))
+      #expect(try get(service, "c/a", in: older) == .integer(1), "the older one takes the lock at once")
+      let aborted = try #require(throws: HearthError.self) {
+        try commit(service, [Write(key: try key("c/a"), kind: .set(["n": .integer(5)]))], transaction: younger)
+      }
+      #expect(aborted.code == .aborted)
+      _ = try commit(service, [Write(key: try key("c/a"), kind: .set(["n": .integer(2)]))], transaction: older)
+      // The retry keeps the wounded one's age: it is now the oldest.
+      let retry = try service.beginTransaction(
+        FirestoreV1.BeginTransactionRequest(
+          database: Self.database, options: FirestoreV1.TransactionOptions(mode: .readWrite(retryTransaction: younger)))
+      ).transaction
+      let newer = try begin(service)
+      #expect(try get(service, "c/a", in: newer) == .integer(2))
+      #expect(try get(service, "c/a", in: retry) == .integer(2))
+      #expect(throws: HearthError.self) { try commit(service, [], transaction: newer) }
+    }
+  }
+
+  @Test func aWriteOutsideTransactionsWaitsForTheirLocks() throws {
+    try withService { service in
+      _ = try commit(service, [Write(key: try key("c/a"), kind: .set(["n": .integer(1)]))])
+      let transaction = try begin(service)
+      #expect(try get(service, "c/a", in: transaction) == .integer(1))
+      let written = Signal()
+      Thread.detachNewThread {
+        _ = try? commit(service, [Write(key: try key("c/a"), kind: .set(["n": .integer(9)]))])
+        written.fire()
+      }
+      #expect(!written.wait(seconds: 0.3), "the plain write waits for the transaction")
+      _ = try commit(service, [Write(key: try key("c/a"), kind: .set(["n": .integer(2)]))], transaction: transaction)
+      #expect(written.wait(seconds: 20))
+      let after = try service.batchGetDocuments(
+        FirestoreV1.BatchGetDocumentsRequest(database: Self.database, documents: [try key("c/a")]))
+      guard case .found(let document)? = after.first?.result else { throw Unexpected() }
+      #expect(document.fields["n"] == .integer(9), "and lands after it")
+    }
+  }
+
+  /// A one-shot event between threads.
+  final class Signal: @unchecked Sendable {
+    private let semaphore = DispatchSemaphore(value: 0)
+    func fire() { semaphore.signal() }
+    func wait(seconds: Double) -> Bool { semaphore.wait(timeout: .now() + seconds) == .success }
+  }
+
+  /// A value set on one thread and read on another after a `Signal`.
+  final class Box<T>: @unchecked Sendable {
+    var value: T
+    init(_ value: T) { self.value = value }
+  }
+
   @Test func eachDatabaseIsItsOwnStoreInsideTheDirectory() throws {
     let databases = ServedDatabases(directory: "/srv/hearth")
     #expect(databases.path(of: Self.database) == "/srv/hearth/demo/(default)")

@@ -30,7 +30,10 @@ extension FirestoreService {
   /// - Throws: as `commit`, for a failed precondition.
   package func deleteDocument(_ request: FirestoreV1.DeleteDocumentRequest) throws {
     let write = try checked(request.write.write, in: request.database)
-    _ = try withNames(request.database) { try databases.store(request.database).commit([write]) }
+    let store = try databases.store(request.database)
+    _ = try withNames(request.database) {
+      try transactions.withoutTransaction(in: request.database, writing: [write.key]) { try store.commit([write]) }
+    }
   }
 
   /// Commits `write` and returns the document as read just after (a later write may
@@ -40,8 +43,10 @@ extension FirestoreService {
   ) throws -> FirestoreV1.Document {
     let store = try databases.store(database)
     let stored = try withNames(database) {
-      try store.commit([write])
-      return try store.read { try $0.document(write.key) }
+      try transactions.withoutTransaction(in: database, writing: [write.key]) {
+        try store.commit([write])
+        return try store.read { try $0.document(write.key) }
+      }
     }
     guard let stored else { throw HearthError(.internal, "Document \(database.name(of: write.key)) vanished") }
     return Self.document(stored, mask: mask?.fieldPaths)

@@ -8,10 +8,15 @@ extension FirestoreService {
   /// - Throws: `invalidArgument` for a query that breaks Firestore's rules,
   ///   `unimplemented` for a vector search.
   package func runQuery(_ request: FirestoreV1.RunQueryRequest) throws -> [FirestoreV1.RunQueryResponse] {
-    let transaction = try consistency(request.consistency, in: request.database)
+    let (transactionID, transaction) = try consistency(request.consistency, in: request.database)
     let store = try databases.store(request.database)
     let time = readTime
-    let documents = try store.read { try Self.documents(of: request.query, in: $0) }
+    var documents = try store.read { try Self.documents(of: request.query, in: $0) }
+    if transactionID != nil {
+      // The results are locked, then read again: no other writer can change them now.
+      try lock(documents.map(\.key), for: transactionID, in: request.database)
+      documents = try store.read { try Self.documents(of: request.query, in: $0) }
+    }
     var responses = documents.map {
       FirestoreV1.RunQueryResponse(document: Self.document($0, mask: request.query.select), readTime: time)
     }
@@ -36,7 +41,7 @@ extension FirestoreService {
     for alias in aliases where !seen.insert(alias).inserted {
       throw HearthError(.invalidArgument, "Aggregation aliases contain duplicate alias \(alias)")
     }
-    let transaction = try consistency(request.consistency, in: request.database)
+    let transaction = try consistency(request.consistency, in: request.database).begun
     let store = try databases.store(request.database)
     let time = readTime
     let query = request.query.query

@@ -2,23 +2,31 @@ import Foundation
 import HearthCore
 
 extension FirestoreService {
-  /// The transaction a read names or begins, checked; and the ID to send back for a
-  /// `new_transaction`.
+  /// The transaction a read belongs to (`id`, nil for none), checked, and the ID to
+  /// send back for a `new_transaction` (`begun`).
   ///
-  /// - Throws: `invalidArgument` for an unknown transaction; `unimplemented` for a read
-  ///   at a past `read_time`, which this server does not keep yet (rather than answer
-  ///   with the current data).
-  func consistency(_ selector: FirestoreV1.ConsistencySelector?, in database: DatabaseName) throws -> Data {
+  /// - Throws: `invalidArgument` for an unknown transaction, `aborted` for a wounded one;
+  ///   `unimplemented` for a read at a past `read_time`, which this server does not keep
+  ///   yet (rather than answer with the current data).
+  func consistency(_ selector: FirestoreV1.ConsistencySelector?, in database: DatabaseName) throws -> (
+    id: Data?, begun: Data
+  ) {
     switch selector {
-    case nil: return Data()
+    case nil: return (nil, Data())
     case .transaction(let id):
-      try transactions.use(id, in: database)
-      return Data()
+      try transactions.read(id, in: database, locking: [])
+      return (id, Data())
     case .newTransaction(let options):
-      return transactions.begin(in: database, options: options)
+      let id = transactions.begin(in: database, options: options)
+      return (id, id)
     case .readTime:
       throw HearthError(.unimplemented, "Reads at a read_time in the past are not supported by this server yet")
     }
+  }
+
+  /// Locks `keys` for the read's transaction, if it has one, before they are read.
+  func lock(_ keys: [DocumentKey], for transaction: Data?, in database: DatabaseName) throws {
+    if let transaction { try transactions.read(transaction, in: database, locking: keys) }
   }
 
   /// The time a read's answer stands for.
@@ -31,7 +39,8 @@ extension FirestoreService {
   package func batchGetDocuments(_ request: FirestoreV1.BatchGetDocumentsRequest) throws
     -> [FirestoreV1.BatchGetDocumentsResponse]
   {
-    let transaction = try consistency(request.consistency, in: request.database)
+    let (transactionID, transaction) = try consistency(request.consistency, in: request.database)
+    try lock(request.documents, for: transactionID, in: request.database)
     let store = try databases.store(request.database)
     let time = readTime
     var responses = try store.read { reader in
@@ -59,7 +68,8 @@ extension FirestoreService {
   ///
   /// - Throws: `notFound` for a missing document, as Firestore does.
   package func getDocument(_ request: FirestoreV1.GetDocumentRequest) throws -> FirestoreV1.Document {
-    _ = try consistency(request.consistency, in: request.database)
+    let transaction = try consistency(request.consistency, in: request.database).id
+    try lock([request.key], for: transaction, in: request.database)
     let store = try databases.store(request.database)
     guard let stored = try store.read({ try $0.document(request.key) }) else {
       throw HearthError(.notFound, "Document \(request.database.name(of: request.key)) not found")

@@ -26,14 +26,16 @@ package final class FirestoreService: Sendable {
   ///   precondition, `invalidArgument` for an invalid write or an unknown transaction;
   ///   nothing is written then.
   package func commit(_ request: FirestoreV1.CommitRequest) throws -> FirestoreV1.CommitResponse {
-    if !request.transaction.isEmpty {
-      let transaction = try transactions.end(request.transaction, in: request.database)
-      if transaction.readOnly, !request.writes.isEmpty {
-        throw HearthError(.invalidArgument, "Cannot modify entities in a read-only transaction")
-      }
-    }
     let writes = try request.writes.map { try checked($0.write, in: request.database) }
-    let result = try withNames(request.database) { try databases.store(request.database).commit(writes) }
+    let store = try databases.store(request.database)
+    let keys = writes.map(\.key)
+    let result = try withNames(request.database) {
+      request.transaction.isEmpty
+        ? try transactions.withoutTransaction(in: request.database, writing: keys) { try store.commit(writes) }
+        : try transactions.commit(request.transaction, in: request.database, writing: keys) {
+          try store.commit(writes)
+        }
+    }
     return FirestoreV1.CommitResponse(
       writeResults: result.writeResults.map {
         FirestoreV1.WriteResult(updateTime: $0.updateTime, transformResults: $0.transformResults)
@@ -49,7 +51,11 @@ package final class FirestoreService: Sendable {
     for write in request.writes {
       do {
         let checkedWrite = try checked(write.write, in: request.database)
-        let result = try withNames(request.database) { try store.commit([checkedWrite]) }
+        let result = try withNames(request.database) {
+          try transactions.withoutTransaction(in: request.database, writing: [checkedWrite.key]) {
+            try store.commit([checkedWrite])
+          }
+        }
         let written = result.writeResults[0]
         results.append(
           FirestoreV1.WriteResult(updateTime: written.updateTime, transformResults: written.transformResults))
@@ -89,7 +95,7 @@ package final class FirestoreService: Sendable {
   ///
   /// - Throws: `invalidArgument` for a transaction this server does not know.
   package func rollback(_ request: FirestoreV1.RollbackRequest) throws {
-    try transactions.end(request.transaction, in: request.database)
+    try transactions.rollback(request.transaction, in: request.database)
   }
 
   // MARK: - Errors

@@ -1,72 +1,257 @@
 import Foundation
 import HearthCore
-import Synchronization
 
-/// The transactions clients have begun and not yet ended, by ID.
+/// The transactions clients have begun and not yet ended, and the document locks that
+/// make them serializable.
 ///
 /// A transaction spans calls: `BeginTransaction` (or a read's `new_transaction`) gives an
-/// ID, reads name it, and `Commit` or `Rollback` ends it. An ID is valid in its own
-/// database only, once: a second commit, or a commit after a rollback, is refused as
-/// Firestore refuses it. A transaction left idle for `idleLimit` expires (Firestore ends
-/// idle transactions after 60 seconds), so an abandoned client holds nothing for long.
+/// ID, reads name it, and `Commit` or `Rollback` ends it. An ID is valid once, in its own
+/// database. A read-write transaction locks every document it reads (found or missing)
+/// until it ends, so no other writer can change what it read before it commits: its
+/// commit is serializable with everything else, as Firestore's pessimistic transactions
+/// are. Writes without a transaction wait for the locks of the documents they write.
 ///
-/// Reads in a transaction currently see the latest committed state; giving them one
-/// snapshot and making the commit serializable (documents read are locked until the
-/// transaction ends) is issue 15's next step.
-final class ServerTransactions: Sendable {
-  struct Open: Sendable {
+/// Contention is settled as in Firestore, without deadlocks or long waits (wound-wait,
+/// by age): a transaction that needs a lock held by a younger one takes it, and the
+/// younger one fails with ABORTED at its next call, which the client retries (keeping
+/// its age, through `retry_transaction`, so it cannot starve); a younger one waits for
+/// an older one. A transaction left idle for `idleLimit` expires and frees its locks, and
+/// no wait lasts longer than `waitLimit`.
+///
+/// Read-only transactions take no locks; their reads see the latest committed state.
+final class ServerTransactions: @unchecked Sendable {
+  // @unchecked Sendable: every stored property is read and written with `condition`
+  // locked.
+  struct Open {
     let database: DatabaseName
     let readOnly: Bool
+    /// Lower is older; a retry keeps the age of the transaction it retries.
+    let age: UInt64
     var lastUse: ContinuousClock.Instant
+    var locks: Set<DocumentKey> = []
+    /// An older transaction took its locks: its next call fails with ABORTED.
+    var wounded = false
+    /// Its commit is under way: it can no longer be wounded.
+    var committing = false
+  }
+
+  private struct Holder: Hashable {
+    let database: DatabaseName
+    let key: DocumentKey
   }
 
   static let idleLimit = Duration.seconds(60)
-  private let open = Mutex<[Data: Open]>([:])
+  static let waitLimit = Duration.seconds(20)
 
-  /// A new transaction's ID: 16 random bytes.
+  private let condition = NSCondition()
+  private var open: [Data: Open] = [:]
+  private var holders: [Holder: Data] = [:]
+  private var nextAge: UInt64 = 0
+
+  /// A new transaction's ID: 16 random bytes. A retry (`retry_transaction`) inherits the
+  /// age of the one it retries.
   func begin(in database: DatabaseName, options: FirestoreV1.TransactionOptions?) -> Data {
     var generator = SystemRandomNumberGenerator()
     let id = Data((0..<16).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
     var readOnly = false
-    if case .readOnly? = options?.mode { readOnly = true }
-    let now = ContinuousClock.now
-    open.withLock { open in
-      open = open.filter { now - $0.value.lastUse < Self.idleLimit }
-      open[id] = Open(database: database, readOnly: readOnly, lastUse: now)
+    var retried: Data?
+    switch options?.mode {
+    case .readOnly?: readOnly = true
+    case .readWrite(let retry)?: retried = retry
+    case nil: break
     }
-    return id
+    return locked {
+      expireIdle()
+      let age: UInt64
+      if let retried, let previous = retiredAges[retried] {
+        age = previous
+      } else {
+        age = nextAge
+        nextAge += 1
+      }
+      open[id] = Open(database: database, readOnly: readOnly, age: age, lastUse: .now)
+      return id
+    }
   }
 
-  /// Marks a read in the transaction.
+  /// The ages of transactions that ended by an abort or a rollback, for their retries.
+  private var retiredAges: [Data: UInt64] = [:]
+
+  /// Checks the transaction for a read and, for a read-write one, locks `keys` for it
+  /// (waiting for younger holders to be wounded, or for older ones to end).
   ///
-  /// - Throws: `invalidArgument` for an ID that is unknown, ended, expired or of another
-  ///   database.
-  func use(_ id: Data, in database: DatabaseName) throws {
-    try open.withLock { open in
-      guard var transaction = open[id], transaction.database == database,
-        ContinuousClock.now - transaction.lastUse < Self.idleLimit
-      else { throw Self.invalid(id) }
+  /// - Throws: `invalidArgument` for an unknown, ended, expired or foreign ID; `aborted`
+  ///   when an older transaction wounded this one, or a lock did not come in time.
+  func read(_ id: Data, in database: DatabaseName, locking keys: [DocumentKey]) throws {
+    try locked {
+      var transaction = try valid(id, in: database)
       transaction.lastUse = .now
       open[id] = transaction
+      guard !transaction.readOnly else { return }
+      for key in keys { try lock(key, for: id, in: database) }
     }
   }
 
-  /// Ends the transaction, for a commit or a rollback; returns what it was.
+  /// Ends the transaction for its commit and runs `commit` while it still holds its
+  /// locks, which it also takes for the documents it writes; then frees them all.
   ///
-  /// - Throws: `invalidArgument` as `use`.
-  @discardableResult
-  func end(_ id: Data, in database: DatabaseName) throws -> Open {
-    try open.withLock { open in
-      guard let transaction = open[id], transaction.database == database else { throw Self.invalid(id) }
-      open[id] = nil
-      guard ContinuousClock.now - transaction.lastUse < Self.idleLimit else { throw Self.invalid(id) }
-      return transaction
+  /// - Throws: as `read`; also `invalidArgument` for writes in a read-only transaction.
+  func commit<R>(
+    _ id: Data, in database: DatabaseName, writing keys: [DocumentKey], _ commit: () throws -> R
+  ) throws -> R {
+    try locked {
+      let transaction = try valid(id, in: database)
+      if transaction.readOnly, !keys.isEmpty {
+        end(id, aborted: false)
+        throw HearthError(.invalidArgument, "Cannot modify entities in a read-only transaction")
+      }
+      do {
+        for key in keys { try lock(key, for: id, in: database) }
+      } catch {
+        end(id, aborted: true)
+        throw error
+      }
+      open[id]?.committing = true
+    }
+    defer { locked { end(id, aborted: false) } }
+    return try commit()
+  }
+
+  /// Ends the transaction without writing (`Rollback`).
+  ///
+  /// - Throws: `invalidArgument` for an unknown, ended, expired or foreign ID.
+  func rollback(_ id: Data, in database: DatabaseName) throws {
+    try locked {
+      _ = try valid(id, in: database, allowWounded: true)
+      end(id, aborted: true)
     }
   }
 
-  private static func invalid(_ id: Data) -> HearthError {
-    HearthError(
-      .invalidArgument,
-      "Transaction \(id.base64EncodedString()) is not valid: it has ended, expired or belongs to another database")
+  /// Runs a write that belongs to no transaction once no transaction holds a lock on
+  /// the documents it writes: all of them at once, so it never holds one while waiting.
+  ///
+  /// - Throws: `aborted` when the locks stay held past `waitLimit`; what `write` throws.
+  func withoutTransaction<R>(in database: DatabaseName, writing keys: [DocumentKey], _ write: () throws -> R) throws
+    -> R
+  {
+    // The write holds the documents' locks while it runs (as a transaction that is
+    // committing, which nothing can wound), so no transaction reads them meanwhile.
+    let id = Data("write-\(UUID().uuidString)".utf8)
+    try locked {
+      let deadline = ContinuousClock.now + Self.waitLimit
+      while keys.contains(where: { holders[Holder(database: database, key: $0)] != nil }) {
+        guard wait(until: deadline) else {
+          throw HearthError(.aborted, "Too much contention on these documents: a transaction holds them")
+        }
+      }
+      var write = Open(database: database, readOnly: false, age: .max, lastUse: .now)
+      write.committing = true
+      for key in keys {
+        holders[Holder(database: database, key: key)] = id
+        write.locks.insert(key)
+      }
+      open[id] = write
+    }
+    defer { locked { end(id, aborted: false) } }
+    return try write()
   }
+
+  // MARK: - With the condition locked
+
+  private func locked<R>(_ body: () throws -> R) rethrows -> R {
+    condition.lock()
+    defer { condition.unlock() }
+    return try body()
+  }
+
+  private func valid(_ id: Data, in database: DatabaseName, allowWounded: Bool = false) throws -> Open {
+    guard let transaction = open[id], transaction.database == database else {
+      throw HearthError(
+        .invalidArgument,
+        "Transaction \(id.base64EncodedString()) is not valid: it has ended, expired or belongs to another database")
+    }
+    if ContinuousClock.now - transaction.lastUse >= Self.idleLimit {
+      end(id, aborted: true)
+      throw HearthError(.invalidArgument, "Transaction \(id.base64EncodedString()) has expired")
+    }
+    if transaction.wounded, !allowWounded {
+      end(id, aborted: true)
+      throw Self.aborted
+    }
+    return transaction
+  }
+
+  /// Takes `key`'s lock for `id`: at once when free, by wounding a younger holder, or
+  /// after an older one ends.
+  private func lock(_ key: DocumentKey, for id: Data, in database: DatabaseName) throws {
+    let holder = Holder(database: database, key: key)
+    let deadline = ContinuousClock.now + Self.waitLimit
+    while true {
+      guard let mine = open[id], !mine.wounded else {
+        end(id, aborted: true)
+        throw Self.aborted
+      }
+      guard let current = holders[holder], current != id else {
+        holders[holder] = id
+        open[id]?.locks.insert(key)
+        return
+      }
+      if let other = open[current], other.age > mine.age, !other.committing {
+        wound(current)
+        continue
+      }
+      guard wait(until: deadline) else {
+        end(id, aborted: true)
+        throw HearthError(.aborted, "Transaction lock timeout: \(key) stayed locked by another transaction")
+      }
+    }
+  }
+
+  /// Marks `id` aborted and frees its locks (its client learns at its next call).
+  private func wound(_ id: Data) {
+    guard var transaction = open[id] else { return }
+    transaction.wounded = true
+    release(&transaction)
+    open[id] = transaction
+    condition.broadcast()
+  }
+
+  /// Forgets `id` and frees its locks; an aborted one's age is kept for its retry.
+  private func end(_ id: Data, aborted: Bool) {
+    guard var transaction = open.removeValue(forKey: id) else { return }
+    release(&transaction)
+    if aborted {
+      if retiredAges.count > 10_000 { retiredAges.removeAll() }
+      retiredAges[id] = transaction.age
+    }
+    condition.broadcast()
+  }
+
+  private func release(_ transaction: inout Open) {
+    for key in transaction.locks { holders[Holder(database: transaction.database, key: key)] = nil }
+    transaction.locks.removeAll()
+  }
+
+  /// Ends the transactions idle for `idleLimit`, freeing their locks.
+  private func expireIdle() {
+    let now = ContinuousClock.now
+    for (id, transaction) in open where now - transaction.lastUse >= Self.idleLimit && !transaction.committing {
+      end(id, aborted: true)
+    }
+  }
+
+  /// Waits for a change of the locks, at most until `deadline` (and a second, to look
+  /// for idle transactions again); false once the deadline has passed.
+  private func wait(until deadline: ContinuousClock.Instant) -> Bool {
+    let now = ContinuousClock.now
+    guard now < deadline else { return false }
+    let left = min(deadline - now, .seconds(1))
+    let seconds = Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18
+    _ = condition.wait(until: Date(timeIntervalSinceNow: seconds))
+    expireIdle()
+    return true
+  }
+
+  private static let aborted = HearthError(
+    .aborted, "Transaction was aborted: an older transaction needed the documents it had read; retry it")
 }
