@@ -4,7 +4,7 @@ import HearthCore
 /// The methods of `google.firestore.v1.Firestore` bound to a `FirestoreService`: each
 /// request decoded, answered on the worker threads, each response encoded, and every
 /// failure a gRPC status with Firestore's code and message. A method not bound here
-/// (`Listen`, `PartitionQuery`, `Write`) answers UNIMPLEMENTED.
+/// (`Write`, the pipelines) answers UNIMPLEMENTED.
 package enum FirestoreRoutes {
   /// The service's methods, as `/google.firestore.v1.Firestore/{Method}`; `log`, when
   /// given, gets one line per call: method, database, status and microseconds.
@@ -41,6 +41,9 @@ package enum FirestoreRoutes {
     }
     route.unary("BeginTransaction", into: &handlers) { (request: FirestoreV1.BeginTransactionRequest) in
       try service.beginTransaction(request).protobuf(database: request.database)
+    }
+    route.unary("PartitionQuery", into: &handlers) { (request: FirestoreV1.PartitionQueryRequest) in
+      try service.partitionQuery(request).protobuf(database: request.database)
     }
     route.unary("Rollback", into: &handlers) { (request: FirestoreV1.RollbackRequest) in
       try service.rollback(request)

@@ -64,6 +64,34 @@ extension FirestoreService {
     return [FirestoreV1.RunAggregationQueryResponse(result: result, transaction: transaction, readTime: time)]
   }
 
+  /// `PartitionQuery`: split points that divide the query's results (ordered by
+  /// `__name__`, as the clients ask) into at most `partition_count` parts of at least
+  /// `minimumPartition` documents each, as cursors naming the first document of each part
+  /// after the first. Google's emulator answers UNIMPLEMENTED; Firestore partitions so.
+  ///
+  /// - Throws: `invalidArgument` for a partition count below 1 or a query that breaks
+  ///   Firestore's rules; `unimplemented` for a past `read_time`.
+  package func partitionQuery(_ request: FirestoreV1.PartitionQueryRequest) throws -> FirestoreV1.PartitionQueryResponse
+  {
+    guard request.partitionCount > 0 else {
+      throw HearthError(.invalidArgument, "partition_count must be positive, not \(request.partitionCount)")
+    }
+    guard request.readTime == nil else {
+      throw HearthError(.unimplemented, "Reads at a read_time in the past are not supported by this server yet")
+    }
+    let store = try databases.store(request.database)
+    let keys = try store.read { try Self.documents(of: request.query, in: $0).map(\.key) }
+    let parts = min(Int(min(request.partitionCount, 1 << 20)), keys.count / Self.minimumPartition)
+    guard parts > 1 else { return FirestoreV1.PartitionQueryResponse(partitions: []) }
+    let cursors = (1..<parts).map { part in
+      FirestoreV1.Cursor(values: [.reference(keys[part * keys.count / parts])], before: true)
+    }
+    return FirestoreV1.PartitionQueryResponse(partitions: cursors)
+  }
+
+  /// The fewest documents a partition holds (Firestore's own minimum).
+  static let minimumPartition = 128
+
   // MARK: - Running a wire query
 
   /// The query's documents, in order, after its offset and limit.
