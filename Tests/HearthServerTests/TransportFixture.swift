@@ -100,7 +100,9 @@ final class EchoServer: Sendable {
       }
       return Array("published to \(reached)".utf8)
     }
-    // Answers "entered", then reads until the call ends.
+    // Answers "entered", then reads until the call ends: its messages end (gRPC 1.51 ends
+    // a cancelled call's messages as a half-closed one's), or, when the call ended before
+    // the handler asked for a message, the receive fails. Either is "hang ended".
     handlers.bidirectional("/test.Echo/Hang") { call in
       call.send(Array("entered".utf8))
       events.record("hang entered")
@@ -110,6 +112,7 @@ final class EchoServer: Sendable {
       } catch {
         events.record("hang ended: \(error)")
       }
+      events.record("hang ended")
     }
     // Answers "entered", then ignores the call until the test releases it.
     handlers.bidirectional("/test.Echo/Stuck") { call in

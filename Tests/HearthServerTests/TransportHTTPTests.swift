@@ -3,7 +3,7 @@ import Testing
 
 /// Plain HTTP/1.1 on the gRPC port (`Listening.shared`), as Google's emulator answers
 /// `DELETE /emulator/v1/projects/{p}/databases/{d}/documents` there.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct TransportHTTPTests {
   private static let http = """
     import socket, urllib.request, urllib.error

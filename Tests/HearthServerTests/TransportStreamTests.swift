@@ -3,7 +3,7 @@ import Testing
 
 /// Streams both ways: pushes from other threads, clients that cancel or vanish, and many
 /// streams at once.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct TransportStreamTests {
   @Test(arguments: Listening.allCases) func bidirectionalStreamTakesPushesFromAnotherThread(_ listening: Listening)
     async throws
@@ -80,7 +80,7 @@ struct TransportStreamTests {
       except grpc.RpcError as error:
           say(error.code().name)
       """, port: fixture.server.port)
-    await fixture.events.wait(for: "hang ended: half-closed")
+    await fixture.events.wait(for: "hang ended")
     await fixture.server.shutdown()
     #expect(lines == ["DEADLINE_EXCEEDED"])
   }

@@ -3,7 +3,7 @@ import Testing
 
 /// One request, one or many responses: what the client sends and receives, and what the
 /// server's handlers saw.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct TransportTests {
   @Test(arguments: Listening.allCases) func unaryEchoes(_ listening: Listening) async throws {
     let fixture = try EchoServer(listening)
