@@ -4,6 +4,9 @@
 #   Tools/wire-tests.sh                                  # Google's emulator
 #   Tools/wire-tests.sh --server-host 127.0.0.1:8080     # one already running
 #   Tools/wire-tests.sh --compare --server-command 'hearth serve --ephemeral --port {port}'
+# and, with a first word, the other two scripts of Tools/Wire under the same guard:
+#   Tools/wire-tests.sh differential --seed 1 --ops 300 --b 'hearth serve --ephemeral --port {port}'
+#   Tools/wire-tests.sh bench --b 'hearth serve --ephemeral --port {port}'
 # Tools/Wire/README.md tells the rest (and of differential.py and bench.py beside it).
 # A server spawned here is stopped by its PID (its process group) when the run ends, also
 # when the run is interrupted: the Python side stops it on SIGINT/SIGTERM/SIGHUP (which
@@ -31,7 +34,13 @@ trap stop_servers EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM HUP
 
-.build/python/bin/python3 Tools/Wire/system_tests.py "$@" &
+script=Tools/Wire/system_tests.py
+case "${1:-}" in
+  system) shift ;;
+  differential | bench) script=Tools/Wire/$1.py; shift ;;
+esac
+
+.build/python/bin/python3 "$script" "$@" &
 runner=$!
 set +e
 wait "$runner"

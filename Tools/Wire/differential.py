@@ -658,6 +658,10 @@ def main() -> int:
                     print(f"  {i}: {show(ops[i])}")
                 print(f"A answered: {answers[0]!r}")
                 print(f"B answered: {answers[1]!r}")
+                for server in started:
+                    if server.process is not None and server.process.poll() is not None:
+                        print(f"server {server.label} had exited ({server.process.returncode}):")
+                        print(server.log_tail())
                 return 1
         seconds = time.monotonic() - t0
         summary = ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))

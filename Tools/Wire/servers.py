@@ -93,6 +93,11 @@ class Server:
             return self
         port = free_port()
         argv = shlex.split(self.command.replace("{port}", str(port)))
+        if argv[0] == EMULATOR and not os.path.exists(EMULATOR):
+            raise SystemExit(
+                f"server {self.label}: Google's emulator is not installed ({EMULATOR}; Debian "
+                "package google-cloud-cli-firestore-emulator and a Java runtime)"
+            )
         log = tempfile.NamedTemporaryFile(
             prefix=f"wire-server-{self.label}-", suffix=".log", delete=False
         )

@@ -184,9 +184,9 @@ def run_on(server: servers.Server, tests: str, out_path: str, extra: list[str]) 
         server.stop()
 
 
-def compare(a: dict, b: dict) -> int:
+def compare(a: dict, b: dict, only_b: bool = False) -> int:
     """Prints the tests whose outcomes differ; counts those that pass on A only."""
-    ids = sorted(set(a["tests"]) | set(b["tests"]))
+    ids = sorted(set(b["tests"]) if only_b else set(a["tests"]) | set(b["tests"]))
     regressions = 0
     rows = []
     for test_id in ids:
@@ -225,6 +225,11 @@ def main() -> int:
     )
     parser.add_argument("--a-host", help="server A, already running")
     parser.add_argument(
+        "--a-results", metavar="JSON",
+        help="server A's outcomes from an earlier run's file instead of a run (e.g. "
+        "Tools/Wire/emulator-outcomes.json, for a machine without Google's emulator)",
+    )
+    parser.add_argument(
         "--out", default=os.path.join(CACHE, "results"), help="folder of the JSON outcomes"
     )
     parser.add_argument("-k", help="pytest -k expression, to run a part")
@@ -245,11 +250,17 @@ def main() -> int:
 
     if not args.server_command and not args.server_host:
         parser.error("--compare needs server B: --server-command '…{port}…' or --server-host")
-    a = servers.Server.from_args("A", None if args.a_host else args.a_command, args.a_host)
     b = servers.Server.from_args("B", args.server_command, args.server_host)
-    result_a = run_on(a, tests, os.path.join(args.out, f"{stamp}-A.json"), extra)
+    if args.a_results:
+        with open(args.a_results) as f:
+            result_a = json.load(f)
+        if args.k:  # only the tests that ran on B count
+            log("with -k and --a-results, tests absent on B are not compared")
+    else:
+        a = servers.Server.from_args("A", None if args.a_host else args.a_command, args.a_host)
+        result_a = run_on(a, tests, os.path.join(args.out, f"{stamp}-A.json"), extra)
     result_b = run_on(b, tests, os.path.join(args.out, f"{stamp}-B.json"), extra)
-    return 1 if compare(result_a, result_b) else 0
+    return 1 if compare(result_a, result_b, only_b=bool(args.a_results and args.k)) else 0
 
 
 if __name__ == "__main__":
