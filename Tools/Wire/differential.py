@@ -38,6 +38,7 @@ import sys
 import threading
 import time
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import servers  # noqa: E402
 
@@ -560,6 +561,34 @@ def show(op) -> str:
     return text if len(text) < 600 else text[:600] + "…"
 
 
+def self_test(args) -> int:
+    """Runs this script three times on server A alone (B is A under another project)."""
+    import subprocess
+
+    base = [sys.executable, os.path.abspath(__file__), "--seed", str(args.seed), "--ops",
+            str(args.ops)]
+    if args.a_spec or args.a_command or args.a_host:
+        a = args.a_spec or args.a_command or args.a_host
+        base += ["--a", a]
+    cases = [
+        ("A against A", [], 0),
+        ("a planted difference in a read", ["--plant-difference", "5"], 1),
+        ("a planted difference in a listener", ["--plant-listener-difference", "5"], 1),
+    ]
+    failures = 0
+    for name, extra, expected in cases:
+        completed = subprocess.run(base + extra, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        ok = completed.returncode == expected
+        failures += not ok
+        last = [line for line in completed.stdout.splitlines() if line.strip()][-1:]
+        print(f"{'ok' if ok else 'FAILED'}: {name}: exit {completed.returncode} (expected {expected})"
+              + (f": {last[0][:160]}" if last else ""))
+        if not ok:
+            sys.stdout.write(completed.stdout)
+    print(f"differential self-test: {len(cases) - failures} passed, {failures} failed")
+    return 1 if failures else 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seed", type=int, default=1)
@@ -575,7 +604,12 @@ def main() -> int:
                         help="drop B's listener snapshots after the first write from STEP on")
     parser.add_argument("--history", type=int, default=25, help="operations shown before a difference")
     parser.add_argument("-v", "--verbose", action="store_true")
+    parser.add_argument("--self-test", action="store_true",
+                        help="A against itself must show no difference, and a planted "
+                        "difference in a read and in a listener must each be caught")
     args = parser.parse_args()
+    if args.self_test:
+        return self_test(args)
 
     a = servers.server_from(args, "a")
     b = servers.server_from(args, "b")
