@@ -192,7 +192,14 @@ class Gen:
             value = [self.scalar() for _ in range(r.randint(1, 4))]
         else:
             value = self.scalar()
+            # The client refuses null and NaN but with == and !=; keep that for a few.
+            while op not in ("==", "!=") and self.is_null_or_nan(value) and r.random() < 0.85:
+                value = self.scalar()
         return ("f", field, op, value)
+
+    @staticmethod
+    def is_null_or_nan(value) -> bool:
+        return value is None or isinstance(value, float) and math.isnan(value)
 
     def composite(self, depth: int = 0):
         r = self.r
@@ -211,8 +218,14 @@ class Gen:
         ]
         if r.random() < 0.3:
             cursor = r.choice(["start_at", "start_after", "end_at", "end_before"])
+            if not q["order"] and r.random() < 0.85:  # a cursor of values needs an order
+                q["order"] = [(r.choice(FIELDS + NESTED), r.choice(["ASCENDING", "DESCENDING"]))]
             if r.random() < 0.4:
-                q["cursor"] = (cursor, "snapshot", self.doc_path(group=q["group"]))
+                # Mostly a document of the queried collection: the client refuses others.
+                path = self.doc_path(group=q["group"])
+                if not q["group"] and r.random() < 0.85:
+                    path = f"{q['collection']}/{r.choice(DOC_IDS[:4] if q['collection'] == GROUP else DOC_IDS)}"
+                q["cursor"] = (cursor, "snapshot", path)
             else:
                 q["cursor"] = (cursor, "values", [self.scalar() for _ in range(max(1, len(q["order"])))])
         limit = r.random()

@@ -233,12 +233,19 @@ def main() -> int:
     parser.add_argument(
         "--out", default=os.path.join(CACHE, "results"), help="folder of the JSON outcomes"
     )
+    parser.add_argument(
+        "--prepare", action="store_true",
+        help="only fetch the tests and install their packages (for Tools/setup.sh)",
+    )
     parser.add_argument("-k", help="pytest -k expression, to run a part")
     parser.add_argument("--pytest-arg", action="append", default=[], help="passed to pytest")
     args = parser.parse_args()
 
     ensure_requirements()
     tests = ensure_tests()
+    if args.prepare:
+        log(f"ready: {tests}")
+        return 0
     os.makedirs(args.out, exist_ok=True)
     extra = list(args.pytest_arg) + (["-k", args.k] if args.k else [])
     stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
