@@ -26,6 +26,7 @@ class _Outcomes:
         self.subtest_seen: dict[str, int] = {}
         self.subtest_ids: set[str] = set()
         self.started = time.monotonic()
+        self.running: str | None = None
 
     def _record(self, test_id: str, outcome: str, message: str | None) -> None:
         previous = self.tests.get(test_id)
@@ -86,16 +87,28 @@ class _Outcomes:
         if report.failed:
             self._record(report.nodeid or "<collection>", "failed", self._message(report))
 
+    def pytest_runtest_logstart(self, nodeid, location):
+        # Written as the run goes, before each test, so that a run stopped for taking too
+        # long still tells what it did and which test it hung in (a millisecond a test).
+        self.running = nodeid
+        self.write(None)
+
     def pytest_sessionfinish(self, session, exitstatus):
+        self.running = None
+        self.write(int(exitstatus))
+
+    def write(self, exitstatus):
         totals = {"passed": 0, "failed": 0, "skipped": 0}
         subtests = {"passed": 0, "failed": 0, "skipped": 0}
         for test_id, outcome in self.tests.items():
             (subtests if test_id in self.subtest_ids else totals)[outcome] += 1
-        with open(self.path, "w") as f:
+        partial = self.path + ".partial"
+        with open(partial, "w") as f:
             json.dump(
                 {
                     "seconds": round(time.monotonic() - self.started, 2),
-                    "exit_status": int(exitstatus),
+                    "exit_status": exitstatus,
+                    "running": self.running,
                     "totals": totals,
                     "subtests": subtests,
                     "tests": dict(sorted(self.tests.items())),
@@ -104,6 +117,7 @@ class _Outcomes:
                 f,
                 indent=1,
             )
+        os.replace(partial, self.path)
 
 
 def pytest_configure(config):

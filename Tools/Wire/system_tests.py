@@ -24,9 +24,11 @@ import json
 import os
 import secrets
 import shutil
+import signal
 import subprocess
 import sys
 import tarfile
+import tempfile
 import time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
@@ -127,7 +129,9 @@ def ensure_tests() -> str:
     return tests
 
 
-def run_tests(server: servers.Server, tests: str, out_path: str, extra: list[str]) -> dict:
+def run_tests(
+    server: servers.Server, tests: str, out_path: str, extra: list[str], timeout: float
+) -> dict:
     """Runs the system tests against a started server; returns the outcomes file's content."""
     project = f"wire-{server.label.lower()}-{secrets.token_hex(4)}"
     env = dict(os.environ)
@@ -151,14 +155,37 @@ def run_tests(server: servers.Server, tests: str, out_path: str, extra: list[str
     started = time.monotonic()
     if os.path.exists(out_path):
         os.unlink(out_path)
-    completed = subprocess.run(argv, cwd=tests, env=env, stdout=subprocess.PIPE, text=True)
+    output = tempfile.TemporaryFile(mode="w+")
+    process = subprocess.Popen(argv, cwd=tests, env=env, stdout=output, start_new_session=True)
+    if os.environ.get("WIRE_PID_FILE"):  # for Tools/wire-tests.sh's trap
+        with open(os.environ["WIRE_PID_FILE"], "a") as f:
+            f.write(f"{process.pid}\n")
+    timed_out = False
+    try:
+        process.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        timed_out = True
+        log(f"server {server.label}: pytest took over {timeout:.0f}s; stopped")
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
     seconds = time.monotonic() - started
-    summary = [line for line in completed.stdout.splitlines() if line.strip()][-1:]
+    output.seek(0)
+    stdout = output.read()
+    summary = [line for line in stdout.splitlines() if line.strip()][-1:]
     if not os.path.exists(out_path):
-        sys.stdout.write(completed.stdout)
-        raise SystemExit(f"pytest wrote no outcomes (exit {completed.returncode})")
+        sys.stdout.write(stdout)
+        raise SystemExit(f"pytest wrote no outcomes (exit {process.returncode})")
     with open(out_path) as f:
         result = json.load(f)
+    if timed_out:
+        result["timed_out"] = True
+        if result.get("running"):
+            result["tests"][result["running"]] = "failed"
+            result["messages"][result["running"]] = f"still running after {timeout:.0f}s"
+            result["totals"]["failed"] += 1
+        summary = [f"stopped after {timeout:.0f}s"]
     result["server"] = server.describe()
     result["project"] = project
     result["wall_seconds"] = round(seconds, 2)
@@ -177,10 +204,12 @@ def totals_line(result: dict) -> str:
     return line + f" in {result['wall_seconds']:.1f}s"
 
 
-def run_on(server: servers.Server, tests: str, out_path: str, extra: list[str]) -> dict:
+def run_on(
+    server: servers.Server, tests: str, out_path: str, extra: list[str], timeout: float
+) -> dict:
     try:
         server.start()
-        return run_tests(server, tests, out_path, extra)
+        return run_tests(server, tests, out_path, extra, timeout)
     finally:
         server.stop()
 
@@ -238,6 +267,11 @@ def main() -> int:
         help="only fetch the tests and install their packages (for Tools/setup.sh)",
     )
     parser.add_argument("-k", help="pytest -k expression, to run a part")
+    parser.add_argument(
+        "--timeout", type=float, default=600,
+        help="seconds a server's run may take; then it is stopped, the test it hung in "
+        "fails and the tests it did not reach are absent (default 600)",
+    )
     parser.add_argument("--pytest-arg", action="append", default=[], help="passed to pytest")
     args = parser.parse_args()
 
@@ -252,7 +286,7 @@ def main() -> int:
 
     if not args.compare:
         server = servers.Server.from_args("S", args.server_command, args.server_host)
-        result = run_on(server, tests, os.path.join(args.out, f"{stamp}-S.json"), extra)
+        result = run_on(server, tests, os.path.join(args.out, f"{stamp}-S.json"), extra, args.timeout)
         print(f"{totals_line(result)} — {result['server']}")
         return 0
 
@@ -266,8 +300,8 @@ def main() -> int:
             log("with -k and --a-results, tests absent on B are not compared")
     else:
         a = servers.Server.from_args("A", None if args.a_host else args.a_command, args.a_host)
-        result_a = run_on(a, tests, os.path.join(args.out, f"{stamp}-A.json"), extra)
-    result_b = run_on(b, tests, os.path.join(args.out, f"{stamp}-B.json"), extra)
+        result_a = run_on(a, tests, os.path.join(args.out, f"{stamp}-A.json"), extra, args.timeout)
+    result_b = run_on(b, tests, os.path.join(args.out, f"{stamp}-B.json"), extra, args.timeout)
     return 1 if compare(result_a, result_b, only_b=bool(args.a_results and args.k)) else 0
 
 
