@@ -62,9 +62,14 @@ def make_client(host: str, project: str) -> firestore.Client:
 WARMUP_SECONDS = 1.0
 
 
-def rate(fn, count: int, seconds: float) -> float:
+CLIENT_CPU: dict[str, float] = {}
+
+
+def rate(fn, count: int, seconds: float, name: str | None = None) -> float:
     """Operations per second of `fn`, run up to `count` times or for `seconds`, after
-    running it for WARMUP_SECONDS (a JIT-compiled server is slow on its first calls)."""
+    running it for WARMUP_SECONDS (a JIT-compiled server is slow on its first calls).
+    The client's own CPU time per operation goes to CLIENT_CPU[name]: where it is near
+    the time per operation, the Python client, not the server, sets the pace."""
     warm_until = time.perf_counter() + WARMUP_SECONDS
     for _ in range(count):
         fn()
@@ -72,10 +77,13 @@ def rate(fn, count: int, seconds: float) -> float:
             break
     done = 0
     start = time.perf_counter()
+    cpu = time.process_time()
     deadline = start + seconds
     while done < count and time.perf_counter() < deadline:
         fn()
         done += 1
+    if name:
+        CLIENT_CPU[name] = (time.process_time() - cpu) * 1000 / max(1, done)
     return done / (time.perf_counter() - start)
 
 
@@ -179,11 +187,12 @@ def bench(server: servers.Server, args) -> dict:
         scratch = client.collection("scratch")
         result["commits_per_s"] = rate(
             lambda: scratch.document(f"w{next(counter) % 500}").set({"n": next(counter), "s": "x" * 64}),
-            args.count, args.seconds,
+            args.count, args.seconds, "commits_per_s",
         )
         posts = client.collection("posts")
         result["gets_per_s"] = rate(
-            lambda: posts.document(f"p{rng.randrange(POSTS):04d}").get(), args.count, args.seconds
+            lambda: posts.document(f"p{rng.randrange(POSTS):04d}").get(), args.count, args.seconds,
+            "gets_per_s",
         )
 
         def feed():
@@ -196,18 +205,19 @@ def bench(server: servers.Server, args) -> dict:
             )
             assert len(docs) == 20, len(docs)
 
-        result["feed_queries_per_s"] = rate(feed, args.count, args.seconds)
+        result["feed_queries_per_s"] = rate(feed, args.count, args.seconds, "feed_queries_per_s")
 
         def count():
             owner = f"u{rng.randrange(OWNERS):02d}"
             value = posts.where(filter=FieldFilter("ownerId", "==", owner)).count().get()[0][0].value
             assert value == POSTS // OWNERS, value
 
-        result["counts_per_s"] = rate(count, args.count, args.seconds)
+        result["counts_per_s"] = rate(count, args.count, args.seconds, "counts_per_s")
         result["listener_ms"], result["listener_from_send_ms"] = listener_latency(
             client, args.listener_samples, args.seconds * 2
         )
         client.close()
+        result["client_cpu_ms"] = dict(CLIENT_CPU)
     finally:
         server.stop()
     return result
@@ -260,6 +270,11 @@ def main() -> int:
             ratio = f"{b / a:.2f}" if a and b is not None else "n/a"
             line += f" {fmt(b, unit, digits):>12} {ratio:>7}"
         print(line)
+    print("the Python client's own CPU time per operation (ms), A" + (" / B" if len(results) > 1 else "") + ":")
+    for key, label, unit, digits in ROWS:
+        cpus = [r.get("client_cpu_ms", {}).get(key) for r in results]
+        if cpus[0] is not None:
+            print(f"  {label:38} " + " / ".join(f"{c:.2f}" if c is not None else "n/a" for c in cpus))
     for server in sides:
         print(f"  {server.describe()}")
     with open("/proc/loadavg") as f:
