@@ -39,6 +39,18 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def forget_pid(pid: int) -> None:
+    """Takes a stopped process's PID off WIRE_PID_FILE, so that the calling shell's trap
+    never signals a process group that has since gone (its number may be reused)."""
+    path = os.environ.get("WIRE_PID_FILE")
+    if not path or not os.path.exists(path):
+        return
+    with open(path) as f:
+        pids = [line.strip() for line in f if line.strip() and line.strip() != str(pid)]
+    with open(path, "w") as f:
+        f.write("".join(p + "\n" for p in pids))
+
+
 def _stop_all() -> None:
     for server in list(_running):
         server.stop()
@@ -200,6 +212,7 @@ class Server:
                 os.killpg(process.pid, signal.SIGKILL)
             except ProcessLookupError:
                 pass
+        forget_pid(process.pid)
         if self.log_path and os.path.exists(self.log_path):
             os.unlink(self.log_path)
 

@@ -170,6 +170,7 @@ def run_tests(
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGKILL)
             process.wait()
+        servers.forget_pid(process.pid)
     seconds = time.monotonic() - started
     output.seek(0)
     stdout = output.read()
