@@ -98,6 +98,11 @@ import Testing
       let missing = try DocumentKey(parsing: "c/missing")
       let first = try store.commit([Write(key: key, kind: .set(["n": .integer(1)]))])
       let stale = Timestamp(microseconds: first.commitTime.microseconds - 1)
+      let later = Timestamp(microseconds: first.commitTime.microseconds + 1)
+      let invalid = try #require(throws: HearthError.self) {
+        try store.commit([Write(key: key, kind: .delete, precondition: .updateTime(later))])
+      }
+      #expect(invalid.code == .invalidArgument, "no version of the document has a later time")
       for (target, time) in [(key, stale), (missing, first.commitTime)] {
         for kind in [Write.Kind.set(["n": .integer(2)]), .delete] {
           let error = try #require(throws: HearthError.self) {

@@ -198,6 +198,27 @@ import Testing
       #expect(result?["total"] == .integer(10))
       #expect(result?["field_3"] == .double(2.5))
       #expect(result?["some"] == .integer(2))
+      // Limited and without an order of its own, a sum reads the field's smallest values,
+      // as Firestore serves it from the field's index (Google's emulator answers the same).
+      _ = try commit(
+        service,
+        try [("e1", 5), ("e2", 1), ("e3", 2), ("e4", 7), ("e5", 0)].map {
+          Write(key: try key("e/\($0.0)"), kind: .set(["n": .integer($0.1)]))
+        })
+      var limited = query("e")
+      limited.model.limit = 2
+      let smallest = try service.runAggregationQuery(
+        FirestoreV1.RunAggregationQueryRequest(
+          database: Self.database,
+          query: FirestoreV1.StructuredAggregationQuery(
+            query: limited,
+            aggregations: [
+              FirestoreV1.Aggregation(function: .sum(n), alias: "s"),
+              FirestoreV1.Aggregation(function: .count, alias: "c"),
+            ]))
+      ).first?.result
+      #expect(smallest?["s"] == .integer(1))
+      #expect(smallest?["c"] == .integer(2))
       let empty = try #require(throws: HearthError.self) { try aggregate([]) }
       #expect(empty.message == "Aggregations can not be empty")
       let duplicate = try #require(throws: HearthError.self) {

@@ -173,6 +173,14 @@ struct Committer {
           .failedPrecondition,
           "Document \(key) does not exist, so it was not last updated at \(RFC3339.format(required))")
       }
+      // A time after the document's last update is no version it ever had: Firestore
+      // (and its emulator) call that invalid, not a failed precondition.
+      if required > existing.updateTime {
+        throw HearthError(
+          .invalidArgument,
+          "Invalid update-time precondition for \(key): \(RFC3339.format(required)) is after the document's "
+            + "last update, \(RFC3339.format(existing.updateTime))")
+      }
       guard existing.updateTime == required else {
         throw HearthError(
           .failedPrecondition,

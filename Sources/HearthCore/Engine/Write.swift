@@ -23,7 +23,8 @@ package struct Write: Sendable {
     case exists(Bool)
     /// The document must exist and have been last updated at this time, else
     /// `failedPrecondition` (Firestore's `current_document.update_time`, with which a
-    /// client writes only over the version it read).
+    /// client writes only over the version it read); a time after its last update is
+    /// `invalidArgument`, as in Firestore.
     case updateTime(Timestamp)
   }
 
