@@ -120,4 +120,23 @@ import Testing
       #expect(try store.read { try $0.document(key)?.updateTime } == second.commitTime)
     }
   }
+
+  @Test func aVectorIsTheOneMapWithAReservedFieldName() throws {
+    try withStore { store in
+      let key = try DocumentKey(parsing: "c/v")
+      let vector = Value.map(["__type__": .string("__vector__"), "value": .array([.double(1), .double(2.5)])])
+      try store.commit([Write(key: key, kind: .set(["embedding": vector]))])
+      #expect(try store.read { try $0.document(key)?.fields["embedding"] } == vector)
+      for notVector in [
+        Value.map(["__type__": .string("__other__"), "value": .array([.double(1)])]),
+        .map(["__type__": .string("__vector__"), "value": .array([.string("x")])]),
+        .map(["__type__": .string("__vector__")]),
+      ] {
+        let error = try #require(throws: HearthError.self) {
+          try store.commit([Write(key: key, kind: .set(["embedding": notVector]))])
+        }
+        #expect(error.message.contains("cannot begin and end with"))
+      }
+    }
+  }
 }

@@ -28,6 +28,16 @@ package enum DocumentValidation {
     return nil
   }
 
+  /// Firestore's vector value, a map `{"__type__": "__vector__", "value": [numbers]}`
+  /// (what the clients' `Vector` writes): the one map whose field name may begin and end
+  /// with `__`. It is stored and read back as that map; vector search is not served.
+  static func isVector(_ fields: [String: Value]) -> Bool {
+    guard fields.count == 2, case .string("__vector__")? = fields["__type__"],
+      case .array(let values)? = fields["value"]
+    else { return false }
+    return values.allSatisfy(\.isNumber)
+  }
+
   private static func fail(_ key: DocumentKey, _ path: [String], _ rule: String) -> HearthError {
     HearthError.invalidArgument("Invalid data for document \(key), field \(FieldPath(path)): \(rule)")
   }
@@ -63,6 +73,7 @@ package enum DocumentValidation {
       }
     case .map(let fields):
       guard depth < maxDepth else { throw tooDeep(key, path) }
+      if isVector(fields) { return }
       try validateMap(fields, at: &path, pathBytes: pathBytes, depth: depth + 1, key: key)
     case .timestamp(let timestamp):
       if !timestamp.isInFirestoreRange {
