@@ -75,3 +75,6 @@ sys.exit(importlib.metadata.version('google-cloud-firestore') != '$firestore_cli
 install_packages
 install_jsonschema
 install_firestore_client
+# Google's system tests of its Python client, which Tools/test.sh runs against `hearth
+# serve`: their source package (fetched into .build/wire) and the packages they need.
+.build/python/bin/python3 Tools/Wire/system_tests.py --prepare >&2

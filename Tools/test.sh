@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the build needs, checks the formatting, the doc comments and the layering
-# of docs/architecture.md (Tools/check-layers.sh), then runs the whole test suite,
+# of docs/architecture.md (Tools/check-layers.sh), then runs the whole test suite and
+# Google's system tests of its Python client against `hearth serve` (Tools/wire-tests.sh),
 # which includes the short forms of the crash harnesses (CrashHarnessTests;
 # Tools/crash-test.sh runs the long forms) and of the fuzz targets (HearthFuzzingTests; the
 # fuzzer itself is Tools/fuzz.sh).
@@ -33,6 +34,21 @@ swift test --skip-build 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 set -e
 
+# Google's own system tests of its Python client against `hearth serve`, beside Google's
+# emulator (or, on a machine without it, beside a recorded run of it): every test that
+# passes on the emulator must pass on Hearth, but for the known gaps listed, with why, in
+# Tools/Wire/known-gaps.txt (Tools/Wire/README.md tells more).
+serve="$(swift build --show-bin-path)/hearth serve --ephemeral --port {port}"
+emulator=/usr/lib/google-cloud-sdk/platform/cloud-firestore-emulator/cloud_firestore_emulator
+reference=()
+if ! [ -x "$emulator" ] || ! command -v java >/dev/null; then
+  reference=(--a-results Tools/Wire/emulator-outcomes.json)
+fi
+set +e
+Tools/wire-tests.sh --compare "${reference[@]}" --known-gaps Tools/Wire/known-gaps.txt --server-command "$serve"
+wire_status=$?
+set -e
+
 # A skipped test or suite prints one line, `… Test name() skipped: "reason"` (or `Suite`),
 # and counts among the tests of Swift Testing's summary, `… Test run with N tests passed …`
 # (a skipped suite counts as none of the tests it holds).
@@ -45,6 +61,10 @@ echo "Tools/test.sh: $ran tests ran; skipped: $skipped_tests tests, $skipped_sui
 [ -n "$skips" ] && printf '%s\n' "$skips" | sed 's/^/  /'
 
 [ "$status" -eq 0 ] || exit "$status"
+if [ "$wire_status" -ne 0 ]; then
+  echo "Tools/test.sh: Google's system tests found a difference from Google's emulator (above)" >&2
+  exit 1
+fi
 if [ "$ran" -le 0 ]; then
   echo "Tools/test.sh: no test ran" >&2
   exit 1
