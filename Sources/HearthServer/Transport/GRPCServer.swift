@@ -15,11 +15,13 @@ import Synchronization
 ///
 /// Calls are taken with `grpc_server_request_call`, unregistered, so one table dispatches
 /// every method by path. A handler runs as a task of its own, never on the completion
-/// queue's thread, so a slow handler slows only its call. The tasks run on Swift's
-/// cooperative pool, one thread per core: a handler that blocks for long (waiting on a
-/// lock another call holds) should do that work on a thread of its own.
+/// queue's thread, so a slow handler slows only its call. The tasks prefer the server's
+/// own executor (`CallExecutor`), so that calls are answered however busy Swift's
+/// cooperative pool is; a handler that blocks for long (waiting on a lock another call
+/// holds) should still do that work on a thread of its own.
 ///
-/// Threads: the completion queue's (`CompletionQueue`), with `http`, the listener's and one
+/// Threads: the completion queue's (`CompletionQueue`), the handlers' four (`CallExecutor`),
+/// with `http`, the listener's and one
 /// per new connection while it is classified (`SharedPortListener`); gRPC's own besides.
 package final class GRPCServer: Sendable {
   /// The port the server listens on: the one asked for, or the one the system chose for 0.
@@ -32,6 +34,8 @@ package final class GRPCServer: Sendable {
   private static let waitingRequests = 16
 
   private let queue: CompletionQueue
+  /// Where the handlers run (not Swift's cooperative pool, which may be busy).
+  private let executor = CallExecutor(threads: 4)
   private let handlers: GRPCHandlers
   private let state: Mutex<State>
   private let stopped = Latch()
@@ -135,6 +139,7 @@ package final class GRPCServer: Sendable {
       state.server = nil
     }
     await queue.close()
+    executor.stop()
     stopped.open()
   }
 
@@ -167,7 +172,7 @@ package final class GRPCServer: Sendable {
     }
     let serverCall = ServerCall(
       call: CorePointer(raw: call), method: method, metadata: GRPCMetadata(metadata), peer: peer, queue: queue)
-    serverCall.start(handlers.handler(for: method))
+    serverCall.start(handlers.handler(for: method), on: executor)
   }
 }
 

@@ -122,7 +122,7 @@ package final class ServerCall: Sendable {
 
   /// Started by the server on the completion queue's thread: asks for the call's end, then
   /// runs the handler as a task of its own, never on that thread.
-  func start(_ handler: @escaping GRPCHandlers.Handler) {
+  func start(_ handler: @escaping GRPCHandlers.Handler, on executor: CallExecutor) {
     let cancelled = ResultSlot<Int32>(0)
     let started = state.withLock { state in
       startBatch(&state, [hearth_grpc_op_recv_close_on_server(cancelled.pointer)]) { [self] _ in
@@ -139,7 +139,7 @@ package final class ServerCall: Sendable {
       }
       return
     }
-    Task { await run(handler) }
+    Task(executorPreference: executor) { [self] in await run(handler) }
   }
 
   private func run(_ handler: GRPCHandlers.Handler) async {
