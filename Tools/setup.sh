@@ -59,7 +59,8 @@ install_jsonschema() {
     || { echo "Hearth's tests need Python's jsonschema: $venv/bin/python3 -m pip install jsonschema" >&2; exit 1; }
 }
 
-# The version the wire recording in ../shared/wire was made with; cheap when installed.
+# The version the wire recording (Tests/HearthServerTests/Python) was made with; cheap when
+# installed.
 firestore_client=2.34.1
 install_firestore_client() {
   local venv=.build/python

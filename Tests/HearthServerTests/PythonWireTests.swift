@@ -63,12 +63,13 @@ import Testing
   }
 
   /// Every request of the recording of Google's Python client talking to Google's
-  /// emulator (../shared/wire, or HEARTH_WIRE_RECORDING) decodes, and re-encodes to bytes
-  /// that decode to the same request.
+  /// emulator (Python/emulator-exchanges.jsonl, a copy of the recording the project was
+  /// given, or HEARTH_WIRE_RECORDING) decodes, and re-encodes to bytes that decode to the
+  /// same request.
   @Test func recordedClientRequestsDecode() throws {
     let recording =
       ProcessInfo.processInfo.environment["HEARTH_WIRE_RECORDING"]
-      ?? repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/wire/emulator-exchanges.jsonl").path
+      ?? repositoryRoot.appendingPathComponent("Tests/HearthServerTests/Python/emulator-exchanges.jsonl").path
     #expect(FileManager.default.fileExists(atPath: recording), "the recording \(recording) is missing")
     let requests = try WireCasesScript.run(["exchanges", recording])
     #expect(requests.count >= 50)
