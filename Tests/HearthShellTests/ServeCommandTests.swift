@@ -36,10 +36,13 @@ struct ServeCommandTests {
 
     /// SIGTERM, then the exit status.
     func stop() -> Int32 {
-      process.terminate()
+      if process.isRunning { process.terminate() }
       process.waitUntilExit()
       return process.terminationStatus
     }
+
+    /// A test that failed before `stop` still stops its server (by its PID).
+    deinit { _ = stop() }
   }
 
   struct Failure: Error, CustomStringConvertible { let description: String }

@@ -77,7 +77,7 @@ extension FirestoreService {
       throw HearthError(.invalidArgument, "partition_count must be positive, not \(request.partitionCount)")
     }
     guard request.readTime == nil else {
-      throw HearthError(.unimplemented, "Reads at a read_time in the past are not supported by this server yet")
+      throw Self.pastReadTime
     }
     let store = try databases.store(request.database)
     let keys = try store.read { try Self.documents(of: request.query, in: $0).map(\.key) }

@@ -20,9 +20,14 @@ extension FirestoreService {
       let id = transactions.begin(in: database, options: options)
       return (id, id)
     case .readTime:
-      throw HearthError(.unimplemented, "Reads at a read_time in the past are not supported by this server yet")
+      throw Self.pastReadTime
     }
   }
+
+  /// The answer to a read at a past `read_time`: this server keeps no old versions yet,
+  /// and refuses rather than answer with the current data.
+  static let pastReadTime = HearthError(
+    .unimplemented, "Reads at a read_time in the past are not supported by this server yet")
 
   /// Locks `keys` for the read's transaction, if it has one, before they are read.
   func lock(_ keys: [DocumentKey], for transaction: Data?, in database: DatabaseName) throws {
@@ -103,7 +108,7 @@ extension FirestoreService {
     -> FirestoreV1.ListCollectionIdsResponse
   {
     guard request.readTime == nil else {
-      throw HearthError(.unimplemented, "Reads at a read_time in the past are not supported by this server yet")
+      throw Self.pastReadTime
     }
     let store = try databases.store(request.database)
     let parent = request.parent.isEmpty ? nil : DocumentKey(request.parent)
