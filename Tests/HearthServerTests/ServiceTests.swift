@@ -9,14 +9,14 @@ import Testing
 @Suite struct ServiceTests {
   static let database = DatabaseName(projectID: "demo", databaseID: "(default)")
 
-  func withService(_ body: (FirestoreService) throws -> Void) throws {
+  func withService(woundGrace: Duration = .zero, _ body: (FirestoreService) throws -> Void) throws {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-serve-\(UUID())").path
     defer { try? FileManager.default.removeItem(atPath: directory) }
     var options = DocumentStore.Options()
     options.durable = false
     let databases = ServedDatabases(directory: directory, options: options)
     defer { databases.close() }
-    try body(FirestoreService(databases: databases))
+    try body(FirestoreService(databases: databases, woundGrace: woundGrace))
   }
 
   func key(_ path: String) throws -> DocumentKey { try DocumentKey(parsing: path) }
@@ -280,7 +280,24 @@ import Testing
       let rolledBack = try service.beginTransaction(
         FirestoreV1.BeginTransactionRequest(database: Self.database, options: nil))
       try service.rollback(FirestoreV1.RollbackRequest(database: Self.database, transaction: rolledBack.transaction))
-      #expect(throws: HearthError.self) { try commit(service, [], transaction: rolledBack.transaction) }
+      let closed = try #require(throws: HearthError.self) {
+        try commit(service, [], transaction: rolledBack.transaction)
+      }
+      #expect(closed.code == .invalidArgument)
+      #expect(closed.message.contains("invalid or closed"))
+
+      // Rolling back an ended transaction succeeds, as on Google's emulator (the Python
+      // client rolls back after its last attempt's commit failed); an ID this database
+      // never gave is refused.
+      try service.rollback(FirestoreV1.RollbackRequest(database: Self.database, transaction: rolledBack.transaction))
+      try service.rollback(FirestoreV1.RollbackRequest(database: Self.database, transaction: begun.transaction))
+      let unknown = try #require(throws: HearthError.self) {
+        try service.rollback(FirestoreV1.RollbackRequest(database: Self.database, transaction: Data(count: 16)))
+      }
+      #expect(unknown.code == .invalidArgument)
+      #expect(throws: HearthError.self) {
+        try service.rollback(FirestoreV1.RollbackRequest(database: other, transaction: begun.transaction))
+      }
     }
   }
 
@@ -322,7 +339,8 @@ import Testing
       let older = try begin(service)
       let younger = try begin(service)
       #expect(try get(service, "c/a", in: younger) == .integer(1))
-      #expect(try get(service, "c/a", in: older) == .integer(1), "the older one takes the lock at once")
+      #expect(
+        try get(service, "c/a", in: older) == .integer(1), "the older one takes the lock after its grace (0 here)")
       let aborted = try #require(throws: HearthError.self) {
         try commit(service, [Write(key: try key("c/a"), kind: .set(["n": .integer(5)]))], transaction: younger)
       }
@@ -337,6 +355,58 @@ import Testing
       #expect(try get(service, "c/a", in: newer) == .integer(2))
       #expect(try get(service, "c/a", in: retry) == .integer(2))
       #expect(throws: HearthError.self) { try commit(service, [], transaction: newer) }
+    }
+  }
+
+  @Test func anOlderTransactionLetsAYoungerHolderCommitWithinTheGrace() throws {
+    try withService(woundGrace: .seconds(60)) { service in
+      _ = try commit(service, [Write(key: try key("c/a"), kind: .set(["n": .integer(1)]))])
+      let older = try begin(service)
+      let younger = try begin(service)
+      #expect(try get(service, "c/a", in: younger) == .integer(1))
+      let read = Signal()
+      let seen = Box<Value?>(nil)
+      Thread.detachNewThread {
+        seen.value = try? get(service, "c/a", in: older)
+        read.fire()
+      }
+      #expect(!read.wait(seconds: 0.3), "the older read waits for the younger holder")
+      _ = try commit(service, [Write(key: try key("c/a"), kind: .set(["n": .integer(5)]))], transaction: younger)
+      #expect(read.wait(seconds: 20))
+      #expect(seen.value == .integer(5), "which committed instead of being aborted")
+      _ = try commit(service, [Write(key: try key("c/a"), kind: .set(["n": .integer(6)]))], transaction: older)
+    }
+  }
+
+  @Test func anOlderTransactionWoundsAWaitingYoungerHolderAtOnce() throws {
+    // A grace longer than the test: only the younger one's wait can end the older one's.
+    try withService(woundGrace: .seconds(600)) { service in
+      _ = try commit(
+        service,
+        [
+          Write(key: try key("c/a"), kind: .set(["n": .integer(1)])),
+          Write(key: try key("c/b"), kind: .set(["n": .integer(1)])),
+        ])
+      let older = try begin(service)
+      let younger = try begin(service)
+      #expect(try get(service, "c/a", in: older) == .integer(1))
+      #expect(try get(service, "c/b", in: younger) == .integer(1))
+      let olderRead = Signal()
+      Thread.detachNewThread {
+        _ = try? get(service, "c/b", in: older)
+        olderRead.fire()
+      }
+      #expect(!olderRead.wait(seconds: 0.3), "the older one gives the younger one its grace")
+      // The younger one now waits for the older one's document: a cycle, which the
+      // older one breaks by wounding it. The wounded one's read still answers (clients
+      // retry an abort at the commit, not at a read); its commit is aborted.
+      #expect(try get(service, "c/a", in: younger) == .integer(1))
+      #expect(olderRead.wait(seconds: 20))
+      let aborted = try #require(throws: HearthError.self) {
+        try commit(service, [Write(key: try key("c/a"), kind: .set(["n": .integer(7)]))], transaction: younger)
+      }
+      #expect(aborted.code == .aborted)
+      _ = try commit(service, [Write(key: try key("c/b"), kind: .set(["n": .integer(2)]))], transaction: older)
     }
   }
 

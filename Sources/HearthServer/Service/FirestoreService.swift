@@ -11,10 +11,13 @@ import HearthCore
 /// calls them off Swift's cooperative threads.
 package final class FirestoreService: Sendable {
   package let databases: ServedDatabases
-  let transactions = ServerTransactions()
+  let transactions: ServerTransactions
 
-  package init(databases: ServedDatabases) {
+  /// - Parameter woundGrace: how long a transaction gives a younger one that holds a
+  ///   document it needs to commit before aborting it (see `ServerTransactions`).
+  package init(databases: ServedDatabases, woundGrace: Duration = .milliseconds(500)) {
     self.databases = databases
+    self.transactions = ServerTransactions(woundGrace: woundGrace)
   }
 
   // MARK: - Writes

@@ -15,8 +15,17 @@ import HearthCore
 /// by age): a transaction that needs a lock held by a younger one takes it, and the
 /// younger one fails with ABORTED at its next call, which the client retries (keeping
 /// its age, through `retry_transaction`, so it cannot starve); a younger one waits for
-/// an older one. A transaction left idle for `idleLimit` expires and frees its locks, and
-/// no wait lasts longer than `waitLimit`.
+/// an older one. The older one first gives the younger one `woundGrace` to commit, unless
+/// the younger one is itself waiting for a lock: a client usually commits within
+/// milliseconds of its reads, and an abort it would retry costs more than the wait (with
+/// many clients on one document, immediate wounds cascade: each retry wounds whoever
+/// took the lock meanwhile, until clients run out of attempts). A transaction left idle
+/// for `idleLimit` expires and frees its locks, and no wait lasts longer than
+/// `waitLimit`.
+///
+/// An ID stays known after its transaction ends, so that `Rollback` of an ended one
+/// succeeds, as on Google's emulator (clients roll back after a commit failed), and
+/// other calls tell an ended transaction from one that never was.
 ///
 /// Read-only transactions take no locks; their reads see the latest committed state.
 final class ServerTransactions: @unchecked Sendable {
@@ -33,6 +42,8 @@ final class ServerTransactions: @unchecked Sendable {
     var wounded = false
     /// Its commit is under way: it can no longer be wounded.
     var committing = false
+    /// It waits for a lock: an older one that needs its locks wounds it at once.
+    var waiting = false
   }
 
   private struct Holder: Hashable {
@@ -42,11 +53,18 @@ final class ServerTransactions: @unchecked Sendable {
 
   static let idleLimit = Duration.seconds(60)
   static let waitLimit = Duration.seconds(20)
+  /// How many ended transactions are remembered (for their rollbacks and retries).
+  static let endedLimit = 10_000
 
+  private let woundGrace: Duration
   private let condition = NSCondition()
   private var open: [Data: Open] = [:]
   private var holders: [Holder: Data] = [:]
   private var nextAge: UInt64 = 0
+
+  init(woundGrace: Duration) {
+    self.woundGrace = woundGrace
+  }
 
   /// A new transaction's ID: 16 random bytes. A retry (`retry_transaction`) inherits the
   /// age of the one it retries.
@@ -63,7 +81,7 @@ final class ServerTransactions: @unchecked Sendable {
     return locked {
       expireIdle()
       let age: UInt64
-      if let retried, let previous = retiredAges[retried] {
+      if let retried, let previous = ended[retried]?.age {
         age = previous
       } else {
         age = nextAge
@@ -74,56 +92,68 @@ final class ServerTransactions: @unchecked Sendable {
     }
   }
 
-  /// The ages of transactions that ended by an abort or a rollback, for their retries.
-  private var retiredAges: [Data: UInt64] = [:]
+  /// Transactions that ended, with their ages for their retries, oldest first in
+  /// `endedOrder`.
+  private var ended: [Data: (database: DatabaseName, age: UInt64)] = [:]
+  private var endedOrder: [Data] = []
 
   /// Checks the transaction for a read and, for a read-write one, locks `keys` for it
   /// (waiting for younger holders to be wounded, or for older ones to end).
   ///
+  /// A wounded transaction still reads, without locks: it learns of its abort when it
+  /// commits, where clients retry (Google's Python client retries only a commit's
+  /// ABORTED; one from a read ends its transaction function).
+  ///
   /// - Throws: `invalidArgument` for an unknown, ended, expired or foreign ID; `aborted`
-  ///   when an older transaction wounded this one, or a lock did not come in time.
+  ///   when a lock did not come in time.
   func read(_ id: Data, in database: DatabaseName, locking keys: [DocumentKey]) throws {
     try locked {
       var transaction = try valid(id, in: database)
       transaction.lastUse = .now
       open[id] = transaction
       guard !transaction.readOnly else { return }
-      for key in keys { try lock(key, for: id, in: database) }
+      for key in keys {
+        guard try lock(key, for: id, in: database) else { return }
+      }
     }
   }
 
   /// Ends the transaction for its commit and runs `commit` while it still holds its
   /// locks, which it also takes for the documents it writes; then frees them all.
   ///
-  /// - Throws: as `read`; also `invalidArgument` for writes in a read-only transaction.
+  /// - Throws: as `read`; `aborted` when an older transaction wounded this one;
+  ///   `invalidArgument` for writes in a read-only transaction.
   func commit<R>(
     _ id: Data, in database: DatabaseName, writing keys: [DocumentKey], _ commit: () throws -> R
   ) throws -> R {
     try locked {
       let transaction = try valid(id, in: database)
       if transaction.readOnly, !keys.isEmpty {
-        end(id, aborted: false)
+        end(id)
         throw HearthError(.invalidArgument, "Cannot modify entities in a read-only transaction")
       }
-      do {
-        for key in keys { try lock(key, for: id, in: database) }
-      } catch {
-        end(id, aborted: true)
-        throw error
+      for key in keys {
+        guard try lock(key, for: id, in: database) else { break }
+      }
+      guard open[id]?.wounded == false else {
+        end(id)
+        throw Self.aborted
       }
       open[id]?.committing = true
     }
-    defer { locked { end(id, aborted: false) } }
+    defer { locked { end(id) } }
     return try commit()
   }
 
-  /// Ends the transaction without writing (`Rollback`).
+  /// Ends the transaction without writing (`Rollback`); one that has already ended stays
+  /// ended.
   ///
-  /// - Throws: `invalidArgument` for an unknown, ended, expired or foreign ID.
+  /// - Throws: `invalidArgument` for an ID this server never gave in this database.
   func rollback(_ id: Data, in database: DatabaseName) throws {
     try locked {
-      _ = try valid(id, in: database, allowWounded: true)
-      end(id, aborted: true)
+      if ended[id]?.database == database { return }
+      _ = try valid(id, in: database)
+      end(id)
     }
   }
 
@@ -152,7 +182,7 @@ final class ServerTransactions: @unchecked Sendable {
       }
       open[id] = write
     }
-    defer { locked { end(id, aborted: false) } }
+    defer { locked { end(id, remembered: false) } }
     return try write()
   }
 
@@ -164,44 +194,53 @@ final class ServerTransactions: @unchecked Sendable {
     return try body()
   }
 
-  private func valid(_ id: Data, in database: DatabaseName, allowWounded: Bool = false) throws -> Open {
+  private func valid(_ id: Data, in database: DatabaseName) throws -> Open {
     guard let transaction = open[id], transaction.database == database else {
-      throw HearthError(
-        .invalidArgument,
-        "Transaction \(id.base64EncodedString()) is not valid: it has ended, expired or belongs to another database")
+      let state =
+        ended[id]?.database == database
+        ? "is invalid or closed: it has ended or expired" : "is not valid: this database never began it"
+      throw HearthError(.invalidArgument, "Transaction \(id.base64EncodedString()) \(state)")
     }
     if ContinuousClock.now - transaction.lastUse >= Self.idleLimit {
-      end(id, aborted: true)
+      end(id)
       throw HearthError(.invalidArgument, "Transaction \(id.base64EncodedString()) has expired")
-    }
-    if transaction.wounded, !allowWounded {
-      end(id, aborted: true)
-      throw Self.aborted
     }
     return transaction
   }
 
-  /// Takes `key`'s lock for `id`: at once when free, by wounding a younger holder, or
-  /// after an older one ends.
-  private func lock(_ key: DocumentKey, for id: Data, in database: DatabaseName) throws {
+  /// Takes `key`'s lock for `id`: at once when free; from a younger holder that is
+  /// waiting itself or has not committed within `woundGrace`, by wounding it; from an
+  /// older one, after it ends. False when `id` is or gets wounded.
+  ///
+  /// - Throws: `aborted` (ending `id`) when the lock did not come within `waitLimit`.
+  private func lock(_ key: DocumentKey, for id: Data, in database: DatabaseName) throws -> Bool {
     let holder = Holder(database: database, key: key)
-    let deadline = ContinuousClock.now + Self.waitLimit
+    let start = ContinuousClock.now
+    let deadline = start + Self.waitLimit
+    let woundAt = start + woundGrace
+    defer { open[id]?.waiting = false }
     while true {
-      guard let mine = open[id], !mine.wounded else {
-        end(id, aborted: true)
-        throw Self.aborted
-      }
+      guard let mine = open[id], !mine.wounded else { return false }
       guard let current = holders[holder], current != id else {
         holders[holder] = id
         open[id]?.locks.insert(key)
-        return
+        return true
       }
+      var until = deadline
       if let other = open[current], other.age > mine.age, !other.committing {
-        wound(current)
-        continue
+        if other.waiting || ContinuousClock.now >= woundAt {
+          wound(current)
+          continue
+        }
+        until = woundAt
       }
-      guard wait(until: deadline) else {
-        end(id, aborted: true)
+      if !mine.waiting {
+        open[id]?.waiting = true
+        // An older transaction waiting out its grace for this one's locks must not wait.
+        condition.broadcast()
+      }
+      guard wait(until: until) || until == woundAt else {
+        end(id)
         throw HearthError(.aborted, "Transaction lock timeout: \(key) stayed locked by another transaction")
       }
     }
@@ -216,13 +255,19 @@ final class ServerTransactions: @unchecked Sendable {
     condition.broadcast()
   }
 
-  /// Forgets `id` and frees its locks; an aborted one's age is kept for its retry.
-  private func end(_ id: Data, aborted: Bool) {
+  /// Ends `id` and frees its locks; a transaction's ID and age are kept (`remembered`)
+  /// for its rollback and retries.
+  private func end(_ id: Data, remembered: Bool = true) {
     guard var transaction = open.removeValue(forKey: id) else { return }
     release(&transaction)
-    if aborted {
-      if retiredAges.count > 10_000 { retiredAges.removeAll() }
-      retiredAges[id] = transaction.age
+    if remembered {
+      if endedOrder.count >= Self.endedLimit {
+        let forgotten = endedOrder.prefix(Self.endedLimit / 2)
+        for old in forgotten { ended[old] = nil }
+        endedOrder.removeFirst(forgotten.count)
+      }
+      ended[id] = (transaction.database, transaction.age)
+      endedOrder.append(id)
     }
     condition.broadcast()
   }
@@ -236,7 +281,7 @@ final class ServerTransactions: @unchecked Sendable {
   private func expireIdle() {
     let now = ContinuousClock.now
     for (id, transaction) in open where now - transaction.lastUse >= Self.idleLimit && !transaction.committing {
-      end(id, aborted: true)
+      end(id)
     }
   }
 
