@@ -20,7 +20,7 @@ extension Command {
       http://HOST:PORT/emulator/v1/projects/P/databases/(default)/documents empties a
       database. --verbose logs one line per call to standard error (method, database,
       status, microseconds). Runs until Ctrl-C or SIGTERM, then lets the calls in flight
-      finish. Not yet served: reads at a past read_time.
+      finish. Reads at a past read_time see each database as it was, up to 7 days back.
       """,
     examples: [
       "serve --db firestore-data", "serve --ephemeral --port 0 --verbose",

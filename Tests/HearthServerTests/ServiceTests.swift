@@ -256,6 +256,55 @@ import Testing
     }
   }
 
+  /// Reads at a past `read_time` see the database as it was then, answer with that time,
+  /// and refuse a time in the future or finer than microseconds as Google's emulator does.
+  @Test func readsAtAPastReadTimeSeeTheDatabaseAsItWas() throws {
+    try withService { service in
+      let then = try #require(
+        try commit(service, [Write(key: try key("posts/a"), kind: .set(["n": .integer(1)]))]).commitTime)
+      _ = try commit(
+        service,
+        [
+          Write(key: try key("posts/a"), kind: .set(["n": .integer(2)])),
+          Write(key: try key("posts/b"), kind: .set(["n": .integer(3)])),
+          Write(key: try key("later/c"), kind: .set([:])),
+        ])
+      let got = try service.batchGetDocuments(
+        FirestoreV1.BatchGetDocumentsRequest(
+          database: Self.database, documents: [try key("posts/a"), try key("posts/b")], consistency: .readTime(then)))
+      guard case .found(let a)? = got.first?.result, case .missing? = got.last?.result else { throw Unexpected() }
+      #expect(a.fields["n"] == .integer(1))
+      #expect(got.allSatisfy { $0.readTime == then }, "the answer stands for the time asked")
+
+      let queried = try service.runQuery(
+        FirestoreV1.RunQueryRequest(database: Self.database, query: query("posts"), consistency: .readTime(then)))
+      #expect(names(queried) == ["posts/a"])
+      let collections = try service.listCollectionIDs(
+        FirestoreV1.ListCollectionIdsRequest(database: Self.database, parent: .root, readTime: then))
+      #expect(collections.collectionIDs == ["posts"])
+
+      // A read-only transaction with a read_time reads at it.
+      let readOnly = try service.beginTransaction(
+        FirestoreV1.BeginTransactionRequest(
+          database: Self.database, options: FirestoreV1.TransactionOptions(mode: .readOnly(readTime: then))))
+      #expect(try get(service, "posts/a", in: readOnly.transaction) == .integer(1))
+
+      let fine = Timestamp(seconds: then.seconds, nanoseconds: then.nanoseconds + 1)
+      let precision = try #require(throws: HearthError.self) {
+        try service.batchGetDocuments(
+          FirestoreV1.BatchGetDocumentsRequest(
+            database: Self.database, documents: [try key("posts/a")], consistency: .readTime(fine)))
+      }
+      #expect(precision.code == .invalidArgument && precision.message.contains("microseconds precision"))
+      let future = Timestamp(seconds: then.seconds + 3600, nanoseconds: 0)
+      let refused = try #require(throws: HearthError.self) {
+        try service.runQuery(
+          FirestoreV1.RunQueryRequest(database: Self.database, query: query("posts"), consistency: .readTime(future)))
+      }
+      #expect(refused.code == .invalidArgument && refused.message.contains("cannot be in the future"))
+    }
+  }
+
   @Test func aTransactionIDEndsOnceAndOnlyInItsDatabase() throws {
     try withService { service in
       let begun = try service.beginTransaction(

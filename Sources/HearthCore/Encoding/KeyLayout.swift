@@ -7,7 +7,7 @@ import HearthStorage
 /// A database is a directory holding LMDB's `data.mdb` (the tables) and `lock.mdb` (its
 /// reader table, and Hearth's open lock, `OpenLock`), and, when the user puts one there,
 /// a `firestore.indexes.json` declared again at each open for writing. `data.mdb` holds
-/// seven named tables (`TableName`; `Tables` holds their handles):
+/// nine named tables (`TableName`; `Tables` holds their handles):
 ///
 /// ```
 /// meta                 key: ASCII name (MetaKey)   value: by key, below
@@ -26,6 +26,10 @@ import HearthStorage
 ///                      {"next": N, "indexes": [{"number": n, "collectionGroup": …,
 ///                       "queryScope": …, "fields": […]}…], "fieldOverrides": […]}
 ///                      in firestore.indexes.json's own words; numbers are never reused
+///   versionRetention   8 bytes, big-endian: how long old versions are kept, microseconds
+///                      (absent: none are; `VersionHistory`)
+///   versionsFrom       8 bytes, big-endian, an Int64's bits: reads at a past time are
+///                      exact from this commit time on (absent: from any time)
 ///
 /// documents            key: collection(8) docID    value: DocumentCodec bytes
 ///   One collection's documents are one contiguous key range, in document-ID order
@@ -88,6 +92,17 @@ import HearthStorage
 ///     count := LEB128 varint, the number of paths
 ///     paths := each a LEB128 varint length and the document's canonical path, UTF-8
 ///   Missing in a database written before the change log, opened read-only.
+///
+/// versions             key: collection(8) escaped(docID) time(8)
+///                      value: DocumentCodec bytes, or empty
+///   The undo log of `VersionHistory`, kept only while `versionRetention` is set: the
+///   version of a document that the write at `time` replaced (empty: it did not exist).
+///   `time` is the commit time in microseconds, sign bit flipped, big-endian.
+///
+/// versionTimes         key: time(8) collection(8) docID   value: empty
+///   The same writes in time order, for queries at a past time and for trimming the
+///   versions past the retention.
+///   Both are missing in a database written before them, opened read-only.
 /// ```
 ///
 /// `collection(8)` is a collection number, big-endian, handed out once per collection
@@ -107,6 +122,8 @@ enum KeyLayout {
     static let groups = "groups"
     static let indexEntries = "indexEntries"
     static let changes = "changes"
+    static let versions = "versions"
+    static let versionTimes = "versionTimes"
   }
 
   enum MetaKey {
@@ -115,6 +132,8 @@ enum KeyLayout {
     static let lastCommit: [UInt8] = Array("lastCommit".utf8)
     static let indexVersion: [UInt8] = Array("indexVersion".utf8)
     static let indexCatalog: [UInt8] = Array("indexCatalog".utf8)
+    static let versionRetention: [UInt8] = Array("versionRetention".utf8)
+    static let versionsFrom: [UInt8] = Array("versionsFrom".utf8)
   }
 
   /// The key of a document: collection number, then the ID's bytes.

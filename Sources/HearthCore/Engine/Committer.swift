@@ -19,14 +19,17 @@ struct Committer {
     guard !writes.isEmpty else { return CommitResult(commitTime: Timestamp(), changedKeys: [], writeResults: []) }
     let commitTime = try nextCommitTime()
     let indexes = try store.catalog.current(in: txn)
+    var history = try VersionHistory(txn: txn, tables: tables)
     var documents: [DocumentKey: CommittedDocument?] = [:]
     var writeResults: [WriteResult] = []
     writeResults.reserveCapacity(writes.count)
     for write in writes {
-      let (stored, writeResult) = try apply(write, at: commitTime, indexes: indexes, resolved: &resolved)
+      let (stored, writeResult) = try apply(
+        write, at: commitTime, indexes: indexes, history: &history, resolved: &resolved)
       writeResults.append(writeResult)
       if keepingDocuments { documents[write.key] = .some(stored) }
     }
+    try history?.trim(now: commitTime.microseconds)
     let keys = writes.map(\.key)
     var result = CommitResult(commitTime: commitTime, changedKeys: keys, writeResults: writeResults)
     if keepingDocuments { result.documents = documents }
@@ -49,6 +52,10 @@ struct Committer {
 
   /// The last commit time in microseconds (`Int64.min` before the first commit).
   func lastCommitTime() throws -> Int64 {
+    try Self.lastCommitTime(in: txn, tables: tables)
+  }
+
+  static func lastCommitTime(in txn: ReadTransaction, tables: Tables) throws -> Int64 {
     try txn.get(KeyLayout.MetaKey.lastCommit, in: tables.meta)
       .flatMap(KeyLayout.readBigEndian).map { Int64(bitPattern: $0) } ?? .min
   }
@@ -59,7 +66,8 @@ struct Committer {
 
   /// Applies one write; returns the document it leaves (`nil`: none) and its result.
   private func apply(
-    _ write: Write, at commitTime: Timestamp, indexes: IndexSet, resolved: inout [(ResourcePath, CollectionNumber)]
+    _ write: Write, at commitTime: Timestamp, indexes: IndexSet, history: inout VersionHistory?,
+    resolved: inout [(ResourcePath, CollectionNumber)]
   ) throws -> (CommittedDocument?, WriteResult) {
     let key = write.key
     let number: CollectionNumber
@@ -82,6 +90,9 @@ struct Committer {
     switch write.kind {
     case .delete:
       if let existing {
+        try history?.keep(
+          existingBytes, storageKey: storageKey, number: number, documentID: key.documentID,
+          at: commitTime.microseconds)
         try txn.delete(storageKey, in: tables.documents)
         try updateIndexes(indexes, key, number, old: existing.fields, new: nil)
       }
@@ -110,6 +121,8 @@ struct Committer {
         WriteResult(updateTime: existing.updateTime, transformResults: transformResults)
       )
     }
+    try history?.keep(
+      existingBytes, storageKey: storageKey, number: number, documentID: key.documentID, at: commitTime.microseconds)
     let document = StoredDocument(
       key: key, fields: fields, createTime: existing?.createTime ?? commitTime, updateTime: commitTime)
     let stored = try put(document, at: storageKey, number, indexes: indexes, replacing: existing?.fields)

@@ -74,6 +74,8 @@ struct DamageReport {
     KeyLayout.TableName.groups: "the lists of collection groups",
     KeyLayout.TableName.indexEntries: "index entries (queries may miss documents)",
     KeyLayout.TableName.changes: "the change log that other processes' listeners read",
+    KeyLayout.TableName.versions: "old versions of documents (reads at a past time may be wrong)",
+    KeyLayout.TableName.versionTimes: "the times of old versions of documents (reads at a past time may be wrong)",
   ]
 
   /// The document path of a `documents` key (`users/alice`), as far as it can be told.

@@ -170,6 +170,10 @@ private struct Importer {
         }
         // Later commits must come after every imported update time.
         try committer.setLastCommitTime(latest)
+        // An import keeps no versions of what it replaces: reads before it would be wrong.
+        if try VersionHistory.retention(in: txn, tables: tables) != nil {
+          try VersionHistory.setReadableFrom(latest, in: txn, tables: tables)
+        }
         let sequence = try tables.changes.map { log in
           try ChangeLog.append(CommitChanges(keys: documents.map(\.key), everything: replace), in: txn, table: log)
         }

@@ -8,14 +8,16 @@ extension FirestoreService {
   /// - Throws: `invalidArgument` for a query that breaks Firestore's rules,
   ///   `unimplemented` for a vector search.
   package func runQuery(_ request: FirestoreV1.RunQueryRequest) throws -> [FirestoreV1.RunQueryResponse] {
-    let (transactionID, transaction) = try consistency(request.consistency, in: request.database)
-    let store = try databases.store(request.database)
-    let time = readTime
-    var documents = try store.read { try Self.documents(of: request.query, in: $0) }
-    if transactionID != nil {
+    let (transactionID, transaction, past) = try consistency(request.consistency, in: request.database)
+    var (documents, time) = try read(request.database, at: past) {
+      (try Self.documents(of: request.query, in: $0), $0.time)
+    }
+    if transactionID != nil, past == nil {
       // The results are locked, then read again: no other writer can change them now.
       try lock(documents.map(\.key), for: transactionID, in: request.database)
-      documents = try store.read { try Self.documents(of: request.query, in: $0) }
+      (documents, time) = try read(request.database, at: nil) {
+        (try Self.documents(of: request.query, in: $0), $0.time)
+      }
     }
     var responses = documents.map {
       FirestoreV1.RunQueryResponse(document: Self.document($0, mask: request.query.select), readTime: time)
@@ -41,16 +43,18 @@ extension FirestoreService {
     for alias in aliases where !seen.insert(alias).inserted {
       throw HearthError(.invalidArgument, "Aggregation aliases contain duplicate alias \(alias)")
     }
-    let transaction = try consistency(request.consistency, in: request.database).begun
-    let store = try databases.store(request.database)
-    let time = readTime
+    let (_, transaction, past) = try consistency(request.consistency, in: request.database)
     let query = request.query.query
-    let values = try store.read { reader -> [Value] in
+    var time = FirestoreService.now
+    let values = try read(request.database, at: past) { snapshot -> [Value] in
+      time = snapshot.time
       let functions = aggregations.map(\.function)
-      if query.offset == 0, !query.allDescendants || query.parent.isEmpty, !query.collectionID.isEmpty {
-        return try reader.aggregate(try Self.checkedModel(query, aggregating: true), functions)
+      if snapshot.past == nil, query.offset == 0, !query.allDescendants || query.parent.isEmpty,
+        !query.collectionID.isEmpty
+      {
+        return try snapshot.reader.aggregate(try Self.checkedModel(query, aggregating: true), functions)
       }
-      let documents = try Self.documents(of: query, in: reader, aggregating: true).map {
+      let documents = try Self.documents(of: query, in: snapshot, aggregating: true).map {
         QueryDocument(key: $0.key, fields: $0.fields)
       }
       return functions.map { $0.result(over: documents) }
@@ -70,17 +74,15 @@ extension FirestoreService {
   /// after the first. Google's emulator answers UNIMPLEMENTED; Firestore partitions so.
   ///
   /// - Throws: `invalidArgument` for a partition count below 1 or a query that breaks
-  ///   Firestore's rules; `unimplemented` for a past `read_time`.
+  ///   Firestore's rules; as `read(_:at:_:)` for a `read_time`.
   package func partitionQuery(_ request: FirestoreV1.PartitionQueryRequest) throws -> FirestoreV1.PartitionQueryResponse
   {
     guard request.partitionCount > 0 else {
       throw HearthError(.invalidArgument, "partition_count must be positive, not \(request.partitionCount)")
     }
-    guard request.readTime == nil else {
-      throw Self.pastReadTime
+    let keys = try read(request.database, at: request.readTime) {
+      try Self.documents(of: request.query, in: $0).map(\.key)
     }
-    let store = try databases.store(request.database)
-    let keys = try store.read { try Self.documents(of: request.query, in: $0).map(\.key) }
     let parts = min(Int(min(request.partitionCount, 1 << 20)), keys.count / Self.minimumPartition)
     guard parts > 1 else { return FirestoreV1.PartitionQueryResponse(partitions: []) }
     let cursors = (1..<parts).map { part in
@@ -101,12 +103,12 @@ extension FirestoreService {
   /// collection ID and `all_descendants` (the Python client's `recursive_delete`) is
   /// every document below the parent in `__name__` order.
   static func documents(
-    of query: FirestoreV1.StructuredQuery, in reader: StoreReader, aggregating: Bool = false
+    of query: FirestoreV1.StructuredQuery, in snapshot: ReadSnapshot, aggregating: Bool = false
   ) throws -> [StoredDocument] {
     if query.findNearest != nil {
       throw HearthError(.unimplemented, "Vector search (find_nearest) is not supported by this server")
     }
-    if query.allDescendants && query.collectionID.isEmpty { return try descendants(query, in: reader) }
+    if query.allDescendants && query.collectionID.isEmpty { return try descendants(query, in: snapshot) }
     var model = try checkedModel(query, aggregating: aggregating)
     let scoped = query.isScopedGroup
     let offset = Int(max(query.offset, 0))
@@ -116,8 +118,8 @@ extension FirestoreService {
     } else if let limit, offset > 0 {
       model.limit = limit + offset
     }
-    let found = try reader.run(model).documents.filter { !scoped || query.parent.isPrefix(of: $0.key.path) }
-    return found.dropFirst(offset).prefix(limit ?? .max).map(\.stored)
+    let found = try snapshot.run(model).filter { !scoped || query.parent.isPrefix(of: $0.key.path) }
+    return Array(found.dropFirst(offset).prefix(limit ?? .max))
   }
 
   /// The query rebuilt through HearthCore's checks, so that a client's query meets
@@ -141,7 +143,7 @@ extension FirestoreService {
   ///
   /// - Throws: `invalidArgument` for filters or an order other than `__name__`, which
   ///   such a query cannot have.
-  static func descendants(_ query: FirestoreV1.StructuredQuery, in reader: StoreReader) throws -> [StoredDocument] {
+  static func descendants(_ query: FirestoreV1.StructuredQuery, in snapshot: ReadSnapshot) throws -> [StoredDocument] {
     let model = query.model
     guard model.filters.isEmpty, model.explicitOrderBys.allSatisfy({ $0.field.isDocumentID && !$0.descending })
     else {
@@ -150,12 +152,12 @@ extension FirestoreService {
     }
     var keys: [DocumentKey] = []
     if query.parent.isEmpty {
-      for id in try reader.collectionIDs(under: nil) {
-        keys += try reader.documentKeys(inTreeOf: ResourcePath([id]), limit: .max)
+      for id in try snapshot.collectionIDs(under: nil) {
+        keys += try snapshot.documentKeys(inTreeOf: ResourcePath([id]))
       }
     } else {
       let parent = DocumentKey(query.parent)
-      keys = try reader.documentKeys(inTreeOf: parent, limit: .max).filter { $0 != parent }
+      keys = try snapshot.documentKeys(inTreeOf: parent).filter { $0 != parent }
     }
     keys.sort { compareNames($0.path, $1.path) < 0 }
     func within(_ key: DocumentKey) -> Bool {
@@ -172,12 +174,13 @@ extension FirestoreService {
     var documents: [StoredDocument] = []
     var skipped = 0
     for key in keys where within(key) {
+      if let limit = model.limit, documents.count >= limit { break }
+      guard let stored = try snapshot.document(key) else { continue }
       if skipped < query.offset {
         skipped += 1
         continue
       }
-      if let limit = model.limit, documents.count >= limit { break }
-      if let stored = try reader.document(key) { documents.append(stored) }
+      documents.append(stored)
     }
     return documents
   }

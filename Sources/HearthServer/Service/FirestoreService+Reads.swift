@@ -2,40 +2,32 @@ import Foundation
 import HearthCore
 
 extension FirestoreService {
-  /// The transaction a read belongs to (`id`, nil for none), checked, and the ID to
-  /// send back for a `new_transaction` (`begun`).
+  /// The transaction a read belongs to (`id`, nil for none), checked, the ID to send
+  /// back for a `new_transaction` (`begun`), and the past time to read at, if any (the
+  /// request's `read_time`, or its read-only transaction's).
   ///
-  /// - Throws: `invalidArgument` for an unknown transaction, `aborted` for a wounded one;
-  ///   `unimplemented` for a read at a past `read_time`, which this server does not keep
-  ///   yet (rather than answer with the current data).
+  /// - Throws: `invalidArgument` for an unknown transaction.
   func consistency(_ selector: FirestoreV1.ConsistencySelector?, in database: DatabaseName) throws -> (
-    id: Data?, begun: Data
+    id: Data?, begun: Data, readTime: Timestamp?
   ) {
     switch selector {
-    case nil: return (nil, Data())
+    case nil: return (nil, Data(), nil)
     case .transaction(let id):
-      try transactions.read(id, in: database, locking: [])
-      return (id, Data())
+      let readTime = try transactions.read(id, in: database, locking: [])
+      return (id, Data(), readTime)
     case .newTransaction(let options):
       let id = transactions.begin(in: database, options: options)
-      return (id, id)
-    case .readTime:
-      throw Self.pastReadTime
+      if case .readOnly(let readTime)? = options.mode { return (id, id, readTime) }
+      return (id, id, nil)
+    case .readTime(let time):
+      return (nil, Data(), time)
     }
   }
-
-  /// The answer to a read at a past `read_time`: this server keeps no old versions yet,
-  /// and refuses rather than answer with the current data.
-  static let pastReadTime = HearthError(
-    .unimplemented, "Reads at a read_time in the past are not supported by this server yet")
 
   /// Locks `keys` for the read's transaction, if it has one, before they are read.
   func lock(_ keys: [DocumentKey], for transaction: Data?, in database: DatabaseName) throws {
     if let transaction { try transactions.read(transaction, in: database, locking: keys) }
   }
-
-  /// The time a read's answer stands for.
-  var readTime: Timestamp { Timestamp() }
 
   // MARK: - Documents
 
@@ -44,14 +36,14 @@ extension FirestoreService {
   package func batchGetDocuments(_ request: FirestoreV1.BatchGetDocumentsRequest) throws
     -> [FirestoreV1.BatchGetDocumentsResponse]
   {
-    let (transactionID, transaction) = try consistency(request.consistency, in: request.database)
+    let (transactionID, transaction, past) = try consistency(request.consistency, in: request.database)
     try lock(request.documents, for: transactionID, in: request.database)
-    let store = try databases.store(request.database)
-    let time = readTime
-    var responses = try store.read { reader in
-      try request.documents.map { key -> FirestoreV1.BatchGetDocumentsResponse in
+    var time = FirestoreService.now
+    var responses = try read(request.database, at: past) { snapshot in
+      time = snapshot.time
+      return try request.documents.map { key -> FirestoreV1.BatchGetDocumentsResponse in
         let result: FirestoreV1.BatchGetDocumentsResponse.Result =
-          if let stored = try reader.document(key) {
+          if let stored = try snapshot.document(key) {
             .found(Self.document(stored, mask: request.mask?.fieldPaths))
           } else {
             .missing(key)
@@ -73,10 +65,9 @@ extension FirestoreService {
   ///
   /// - Throws: `notFound` for a missing document, as Firestore does.
   package func getDocument(_ request: FirestoreV1.GetDocumentRequest) throws -> FirestoreV1.Document {
-    let transaction = try consistency(request.consistency, in: request.database).id
+    let (transaction, _, past) = try consistency(request.consistency, in: request.database)
     try lock([request.key], for: transaction, in: request.database)
-    let store = try databases.store(request.database)
-    guard let stored = try store.read({ try $0.document(request.key) }) else {
+    guard let stored = try read(request.database, at: past, { try $0.document(request.key) }) else {
       throw HearthError(.notFound, "Document \(request.database.name(of: request.key)) not found")
     }
     return Self.document(stored, mask: request.mask?.fieldPaths)
@@ -107,25 +98,21 @@ extension FirestoreService {
   package func listCollectionIDs(_ request: FirestoreV1.ListCollectionIdsRequest) throws
     -> FirestoreV1.ListCollectionIdsResponse
   {
-    guard request.readTime == nil else {
-      throw Self.pastReadTime
-    }
-    let store = try databases.store(request.database)
     let parent = request.parent.isEmpty ? nil : DocumentKey(request.parent)
-    return FirestoreV1.ListCollectionIdsResponse(collectionIDs: try store.read { try $0.collectionIDs(under: parent) })
+    return FirestoreV1.ListCollectionIdsResponse(
+      collectionIDs: try read(request.database, at: request.readTime) { try $0.collectionIDs(under: parent) })
   }
 
   /// `ListDocuments`: a collection's documents in ID order, with `show_missing` also the
   /// missing documents that have subcollections (as a name alone).
   package func listDocuments(_ request: FirestoreV1.ListDocumentsRequest) throws -> FirestoreV1.ListDocumentsResponse {
-    _ = try consistency(request.consistency, in: request.database)
-    let store = try databases.store(request.database)
+    let past = try consistency(request.consistency, in: request.database).readTime
     let collection = request.parent.appending(request.collectionID)
-    let documents = try store.read { reader -> [FirestoreV1.Document] in
+    let documents = try read(request.database, at: past) { snapshot -> [FirestoreV1.Document] in
       var documents: [FirestoreV1.Document] = []
-      for id in try reader.documentIDs(inCollection: collection) {
+      for id in try snapshot.documentIDs(inCollection: collection) {
         let key = DocumentKey(collection.appending(id))
-        if let stored = try reader.document(key) {
+        if let stored = try snapshot.document(key) {
           documents.append(Self.document(stored, mask: request.mask?.fieldPaths))
         } else if request.showMissing {
           documents.append(FirestoreV1.Document(key: key, fields: [:]))

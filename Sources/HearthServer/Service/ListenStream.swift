@@ -79,7 +79,7 @@ final class ListenStream: Sendable {
 
   /// `CURRENT` for `id`, then the global `NO_CHANGE`: the target's results are complete.
   func respondCurrent(_ id: Int32) {
-    let time = Timestamp()
+    let time = FirestoreService.now
     respond(
       .targetChange(
         FirestoreV1.TargetChange(
@@ -89,7 +89,7 @@ final class ListenStream: Sendable {
 
   /// The global `NO_CHANGE`: every target is consistent at its read time.
   func respondConsistent() {
-    let time = Timestamp()
+    let time = FirestoreService.now
     respond(
       .targetChange(
         FirestoreV1.TargetChange(targetChangeType: .noChange, resumeToken: Self.resumeToken(time), readTime: time)))
@@ -160,7 +160,8 @@ final class TargetObserver: CommitObserver, @unchecked Sendable {
             } else {
               stream.respond(
                 .documentRemove(
-                  FirestoreV1.DocumentRemove(key: change.document.key, removedTargetIDs: [id], readTime: Timestamp())))
+                  FirestoreV1.DocumentRemove(
+                    key: change.document.key, removedTargetIDs: [id], readTime: FirestoreService.now)))
             }
           }
         }
@@ -184,6 +185,7 @@ final class TargetObserver: CommitObserver, @unchecked Sendable {
   }
 
   private func deleted(_ key: DocumentKey) {
-    stream.respond(.documentDelete(FirestoreV1.DocumentDelete(key: key, removedTargetIDs: [id], readTime: Timestamp())))
+    stream.respond(
+      .documentDelete(FirestoreV1.DocumentDelete(key: key, removedTargetIDs: [id], readTime: FirestoreService.now)))
   }
 }

@@ -7,6 +7,11 @@ import Synchronization
 /// (`DIR/{project_id}/{database_id}`), created on first use, as Google's emulator creates a
 /// database the first time a client names it.
 package final class ServedDatabases: Sendable {
+  /// How long each database keeps the versions writes replace, for reads at a past
+  /// `read_time`: 7 days, as far back as Google's emulator reads (and Firestore with
+  /// point-in-time recovery); an older `read_time` is FAILED_PRECONDITION, as there.
+  package static let versionRetention = Duration.seconds(7 * 24 * 3600)
+
   /// The directory that holds every served database.
   package let directory: String
   private let options: DocumentStore.Options
@@ -28,6 +33,12 @@ package final class ServedDatabases: Sendable {
       try FileManager.default.createDirectory(
         atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
       let store = try DocumentStore(path: path, options: options)
+      do {
+        if !options.readOnly { try store.keepVersions(for: Self.versionRetention) }
+      } catch {
+        store.close()
+        throw error
+      }
       stores[database] = store
       return store
     }

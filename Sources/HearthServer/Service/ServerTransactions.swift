@@ -27,13 +27,16 @@ import HearthCore
 /// succeeds, as on Google's emulator (clients roll back after a commit failed), and
 /// other calls tell an ended transaction from one that never was.
 ///
-/// Read-only transactions take no locks; their reads see the latest committed state.
+/// Read-only transactions take no locks; their reads see the latest committed state, or
+/// the database as it was at their `read_time`.
 final class ServerTransactions: @unchecked Sendable {
   // @unchecked Sendable: every stored property is read and written with `condition`
   // locked.
   struct Open {
     let database: DatabaseName
     let readOnly: Bool
+    /// A read-only transaction's `read_time`: its reads see the database as it was then.
+    var readTime: Timestamp? = nil
     /// Lower is older; a retry keeps the age of the transaction it retries.
     let age: UInt64
     var lastUse: ContinuousClock.Instant
@@ -72,9 +75,12 @@ final class ServerTransactions: @unchecked Sendable {
     var generator = SystemRandomNumberGenerator()
     let id = Data((0..<16).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
     var readOnly = false
+    var readTime: Timestamp?
     var retried: Data?
     switch options?.mode {
-    case .readOnly?: readOnly = true
+    case .readOnly(let time)?:
+      readOnly = true
+      readTime = time
     case .readWrite(let retry)?: retried = retry
     case nil: break
     }
@@ -87,7 +93,7 @@ final class ServerTransactions: @unchecked Sendable {
         age = nextAge
         nextAge += 1
       }
-      open[id] = Open(database: database, readOnly: readOnly, age: age, lastUse: .now)
+      open[id] = Open(database: database, readOnly: readOnly, readTime: readTime, age: age, lastUse: .now)
       return id
     }
   }
@@ -104,17 +110,20 @@ final class ServerTransactions: @unchecked Sendable {
   /// commits, where clients retry (Google's Python client retries only a commit's
   /// ABORTED; one from a read ends its transaction function).
   ///
+  /// - Returns: the `read_time` of a read-only transaction that has one.
   /// - Throws: `invalidArgument` for an unknown, ended, expired or foreign ID; `aborted`
   ///   when a lock did not come in time.
-  func read(_ id: Data, in database: DatabaseName, locking keys: [DocumentKey]) throws {
+  @discardableResult
+  func read(_ id: Data, in database: DatabaseName, locking keys: [DocumentKey]) throws -> Timestamp? {
     try locked {
       var transaction = try valid(id, in: database)
       transaction.lastUse = .now
       open[id] = transaction
-      guard !transaction.readOnly else { return }
+      guard !transaction.readOnly else { return transaction.readTime }
       for key in keys {
-        guard try lock(key, for: id, in: database) else { return }
+        guard try lock(key, for: id, in: database) else { return nil }
       }
+      return nil
     }
   }
 
@@ -174,7 +183,7 @@ final class ServerTransactions: @unchecked Sendable {
           throw HearthError(.aborted, "Too much contention on these documents: a transaction holds them")
         }
       }
-      var write = Open(database: database, readOnly: false, age: .max, lastUse: .now)
+      var write = Open(database: database, readOnly: false, readTime: nil, age: .max, lastUse: .now)
       write.committing = true
       for key in keys {
         holders[Holder(database: database, key: key)] = id
