@@ -115,7 +115,17 @@ struct KeyCodecTests {
     .map(["a": .array([])]), .map(["a": .array([.integer(1)])]), .map(["a": .null, "b": .null]),
     .map(["a": .map(["b": .integer(1)])]), .map(["a": .map(["b": .integer(1)]), "c": .null]),
     .map(["é": .null]), .map(["e\u{301}": .null]),
+    vector([]), vector([.double(2), .double(2)]), vector([.integer(2), .double(2)]), vector([.double(3)]),
+    vector([.double(1), .double(2), .double(3)]), vector([.integer(2), .integer(2), .double(3)]),
+    vector([.double(-.infinity), .double(.nan)]), vector([.double(.nan), .double(0)]),
+    .map(["__type__": .string("__vector__"), "value": .array([.string("a")])]),  // not a vector: a map
+    .map(["__type__": .string("__vector__")]),
   ]
+
+  /// Firestore's vector value as the clients write it.
+  static func vector(_ elements: [Value]) -> Value {
+    .map(["__type__": .string("__vector__"), "value": .array(elements)])
+  }
 
   static let others: [Value] = [.null, .boolean(false), .boolean(true)]
 
@@ -505,7 +515,10 @@ private struct ValueGenerator {
     case 68..<74: return referenceValue()
     case 74..<80: return geoValue()
     case 80..<90 where depth < 3: return .array(array(depth: depth + 1))
-    case 90..<100 where depth < 3: return .map(map(depth: depth + 1))
+    case 90..<97 where depth < 3: return .map(map(depth: depth + 1))
+    case 97..<100 where depth < 3:
+      // Firestore's vector: a map of a special shape, ordered by length, then elements.
+      return KeyCodecTests.vector((0..<next(upperBound: 4)).map { _ in number() })
     default: return number()
     }
   }

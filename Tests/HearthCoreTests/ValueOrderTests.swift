@@ -8,8 +8,31 @@ import Testing
   let typeOrdered: [Value] = [
     .null, .boolean(false), .integer(-1), .timestamp(Timestamp(seconds: 0, nanoseconds: 0)), .string(""),
     .bytes(Data()), .reference(DocumentKey(ResourcePath(["a", "b"]))), .geoPoint(GeoPoint(latitude: 0, longitude: 0)),
-    .array([]), .map([:]),
+    .array([.integer(9), .integer(9), .integer(9)]), vector([]), .map([:]),
   ]
+
+  static func vector(_ elements: [Value]) -> Value {
+    .map(["__type__": .string("__vector__"), "value": .array(elements)])
+  }
+
+  /// Firestore's vectors (a map of a special shape) sort as their own type, between
+  /// arrays and maps, by length first and then element by element (Firebase's
+  /// `CompareVectors`, and Google's system test `test_create_document_w_vector`).
+  @Test func vectorsOrderByLengthThenElements() {
+    let ordered = [
+      Self.vector([]), Self.vector([.double(9)]), Self.vector([.double(2), .double(2)]),
+      Self.vector([.double(1), .double(2), .double(3)]), Self.vector([.integer(2), .integer(2), .double(3)]),
+    ]
+    for (i, a) in ordered.enumerated() {
+      for (j, b) in ordered.enumerated() {
+        #expect(Value.compare(a, b) == (i < j ? -1 : (i == j ? 0 : 1)), "\(a) vs \(b)")
+      }
+    }
+    #expect(Self.vector([.integer(2)]) == Self.vector([.double(2)]))
+    #expect(Self.vector([.integer(1)]).typeOrder == .vector)
+    let notAVector = Value.map(["__type__": .string("__vector__"), "value": .array([.string("x")])])
+    #expect(notAVector.typeOrder == .map)
+  }
 
   @Test func typesOrderAsFirestoreDoes() {
     for (i, a) in typeOrdered.enumerated() {

@@ -33,13 +33,16 @@ import Foundation
 /// 0x40   reference   escaped(segment)… 0x00 0x00
 /// 0x48   geopoint    double(8) latitude, double(8) longitude
 /// 0x50   array       value… 0x01
+/// 0x54   vector      count(8) value…                           big-endian count: length first
 /// 0x58   map         (escaped(key) value)… 0x00 0x00          keys in UTF-8 byte order
 ///
 /// escaped(s) := s with each 0x00 written 0x00 0xFF, then the terminator 0x00 0x01
 /// ```
 ///
-/// Labels follow Firestore's type order with gaps for future types (Firestore's vector
-/// sorts between arrays and maps: 0x54). The array end marker 0x01 sorts below every
+/// Labels follow Firestore's type order with gaps for future types. A vector (a map of
+/// the shape `Value.vectorElements` names) is its own type, between arrays and maps,
+/// ordered by length and then element by element; its fixed-width count keeps it
+/// prefix-free without an end marker. The array end marker 0x01 sorts below every
 /// label, so an array that is a prefix of another sorts first. Reference and map
 /// sequences end with 0x00 0x00, which sorts below every escaped string: escaped
 /// strings start with a non-zero byte, 0x00 0xFF (a leading NUL) or 0x00 0x01 (the
@@ -90,6 +93,7 @@ package enum KeyCodec {
     case reference = 0x40
     case geoPoint = 0x48
     case array = 0x50
+    case vector = 0x54
     case map = 0x58
 
     /// The label of every value of `type`: an index scan over one type (as a range query
@@ -105,6 +109,7 @@ package enum KeyCodec {
       case .reference: self = .reference
       case .geoPoint: self = .geoPoint
       case .array: self = .array
+      case .vector: self = .vector
       case .map: self = .map
       }
     }
@@ -201,6 +206,12 @@ package enum KeyCodec {
       for element in elements { appendAscending(element, to: &bytes) }
       bytes.append(arrayEnd)
     case .map(let fields):
+      if let elements = Value.vectorElements(fields) {
+        bytes.append(Label.vector.rawValue)
+        appendBigEndian(UInt64(elements.count), to: &bytes)
+        for element in elements { appendAscending(element, to: &bytes) }
+        return
+      }
       bytes.append(Label.map.rawValue)
       // Value.compareMaps walks the keys in UTF-8 byte order: key, then value, pair by
       // pair, then size (the end marker, below any key).

@@ -31,12 +31,7 @@ package enum DocumentValidation {
   /// Firestore's vector value, a map `{"__type__": "__vector__", "value": [numbers]}`
   /// (what the clients' `Vector` writes): the one map whose field name may begin and end
   /// with `__`. It is stored and read back as that map; vector search is not served.
-  static func isVector(_ fields: [String: Value]) -> Bool {
-    guard fields.count == 2, case .string("__vector__")? = fields["__type__"],
-      case .array(let values)? = fields["value"]
-    else { return false }
-    return values.allSatisfy(\.isNumber)
-  }
+  static func isVector(_ fields: [String: Value]) -> Bool { Value.vectorElements(fields) != nil }
 
   private static func fail(_ key: DocumentKey, _ path: [String], _ rule: String) -> HearthError {
     HearthError.invalidArgument("Invalid data for document \(key), field \(FieldPath(path)): \(rule)")

@@ -39,13 +39,24 @@ package enum Value: Sendable {
     case .reference: .reference
     case .geoPoint: .geoPoint
     case .array: .array
-    case .map: .map
+    case .map(let fields): Value.vectorElements(fields) != nil ? .vector : .map
     }
+  }
+
+  /// The numbers of Firestore's vector value, a map `{"__type__": "__vector__", "value":
+  /// [numbers]}` (what the clients' `Vector` writes), or `nil` for any other map.
+  package static func vectorElements(_ fields: [String: Value]) -> [Value]? {
+    guard fields.count == 2, case .string("__vector__")? = fields["__type__"],
+      case .array(let values)? = fields["value"], values.allSatisfy(\.isNumber)
+    else { return nil }
+    return values
   }
 
   /// Type ranks, in order.
   package enum TypeOrder: Int, Sendable, Comparable {
-    case null, boolean, number, timestamp, string, bytes, reference, geoPoint, array, map
+    /// `vector` is Firestore's vector value, a map of a special shape (`vectorElements`),
+    /// which sorts as its own type, between arrays and maps.
+    case null, boolean, number, timestamp, string, bytes, reference, geoPoint, array, vector, map
 
     package static func < (a: TypeOrder, b: TypeOrder) -> Bool { a.rawValue < b.rawValue }
   }
@@ -63,7 +74,7 @@ package enum Value: Sendable {
     case .reference: "reference"
     case .geoPoint: "geopoint"
     case .array: "array"
-    case .map: "map"
+    case .map(let fields): Value.vectorElements(fields) != nil ? "vector" : "map"
     }
   }
 

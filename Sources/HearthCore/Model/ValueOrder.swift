@@ -27,7 +27,14 @@ extension Value: Comparable, Hashable {
         if result != 0 { return result }
       }
       return order(x.count, y.count)
-    case (.map(let x), .map(let y)): return compareMaps(x, y)
+    case (.map(let x), .map(let y)):
+      switch (vectorElements(x), vectorElements(y)) {
+      // Vectors order by length, then element by element (Firestore's CompareVectors).
+      case (let v?, let w?): return v.count != w.count ? order(v.count, w.count) : compare(.array(v), .array(w))
+      case (.some, nil): return -1
+      case (nil, .some): return 1
+      case (nil, nil): return compareMaps(x, y)
+      }
     default: return order(a.typeOrder.rawValue, b.typeOrder.rawValue)
     }
   }
