@@ -20,16 +20,19 @@ package final class FirestoreServer: Sendable {
   ///
   /// - Parameter durable: sync every commit to disk (`false` for throw-away data, as
   ///   `--ephemeral` serves).
+  /// - Parameter requireIndexes: refuse queries that need an index not declared, as
+  ///   production does (`--require-indexes`).
+  /// - Parameter indexes: declared in every database when it opens (`--indexes`).
   /// - Parameter log: one line per call (`--verbose`).
   /// - Throws: `GRPCServer.StartError` when the address cannot be bound.
   package init(
     directory: String, host: String = "127.0.0.1", port: Int = 8080, durable: Bool = true,
-    log: (@Sendable (String) -> Void)? = nil
+    requireIndexes: Bool = false, indexes: IndexFile? = nil, log: (@Sendable (String) -> Void)? = nil
   ) throws {
     var options = DocumentStore.Options()
     options.durable = durable
-    let databases = ServedDatabases(directory: directory, options: options)
-    let service = FirestoreService(databases: databases)
+    let databases = ServedDatabases(directory: directory, options: options, indexes: indexes)
+    let service = FirestoreService(databases: databases, requireIndexes: requireIndexes)
     // Enough threads that writes waiting for a transaction's locks never hold up the
     // call that ends it.
     let work = WorkerThreads(count: 64)

@@ -1,5 +1,6 @@
 import Foundation
 import Hearth
+import HearthCore
 import HearthServer
 
 // MARK: - The table entry
@@ -7,7 +8,8 @@ import HearthServer
 extension Command {
   static let serve = Command(
     name: "serve", summary: "be the Firestore emulator: Google's clients in any language connect to it",
-    usage: "serve [--db DIR] [--host HOST] [--port PORT] [--ephemeral] [--verbose]",
+    usage:
+      "serve [--db DIR] [--host HOST] [--port PORT] [--ephemeral] [--require-indexes] [--indexes FILE] [--verbose]",
     details: """
       Serves the Firestore API (gRPC, google.firestore.v1) as Google's emulator does, so
       that Google's own clients and SDKs reach Hearth with FIRESTORE_EMULATOR_HOST set to
@@ -21,6 +23,10 @@ extension Command {
       database. --verbose logs one line per call to standard error (method, database,
       status, microseconds). Runs until Ctrl-C or SIGTERM, then lets the calls in flight
       finish. Reads at a past read_time see each database as it was, up to 7 days back.
+      --require-indexes refuses, as production Firestore does and Google's emulator never
+      does, a query that needs a composite or collection-group index not declared
+      (FAILED_PRECONDITION, naming the index to add); --indexes FILE declares the indexes
+      of a firestore.indexes.json in every database served.
       """,
     examples: [
       "serve --db firestore-data", "serve --ephemeral --port 0 --verbose",
@@ -30,6 +36,8 @@ extension Command {
       .value("--host", "HOST", "the address to listen on (default 127.0.0.1)"),
       .value("--port", "PORT", "the port to listen on (default 8080; 0 picks a free one)"),
       .flag("--ephemeral", "keep nothing: a temporary directory, removed at the end"),
+      .flag("--require-indexes", "refuse queries that need an index not declared, as production does"),
+      .value("--indexes", "FILE", "declare the indexes of FILE (firestore.indexes.json) in every database"),
       .flag("--verbose", "log one line per call to standard error"),
     ],
     arguments: [], required: 0, access: .none, aliases: ["emulator", "server", "start"],
@@ -55,10 +63,13 @@ enum ServeCommand {
     // Calls end on the server's threads: their lines go to the standard error's
     // descriptor itself, one write(2) each.
     let log: (@Sendable (String) -> Void)? = arguments.has("--verbose") ? logLine : nil
+    let indexes = try arguments.value("--indexes").map(readIndexFile)
 
     let server: FirestoreServer
     do {
-      server = try FirestoreServer(directory: directory, host: host, port: port, durable: !ephemeral, log: log)
+      server = try FirestoreServer(
+        directory: directory, host: host, port: port, durable: !ephemeral,
+        requireIndexes: arguments.has("--require-indexes"), indexes: indexes, log: log)
     } catch {
       throw CommandFailure(
         message: "cannot serve on \(host):\(port): \(error) (is another server using the port?)", code: "unavailable",
@@ -78,6 +89,19 @@ enum ServeCommand {
     }
     stopped.wait()
     invocation.session.stderr.write("hearth: stopped serving\n")
+  }
+
+  /// The index file at `path`, parsed.
+  ///
+  /// - Throws: `invalidArgument` naming the file when it cannot be read or parsed.
+  private static func readIndexFile(_ path: String) throws -> IndexFile {
+    let text: String
+    do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
+      throw HearthError(.invalidArgument, "Cannot read \(path): \(error.localizedDescription)")
+    }
+    do { return try IndexFile.parse(text) } catch let error as HearthError {
+      throw HearthError(.invalidArgument, "\(path): \(error.message)")
+    }
   }
 
   @Sendable private static func logLine(_ line: String) {

@@ -9,14 +9,16 @@ import Testing
 @Suite struct ServiceTests {
   static let database = DatabaseName(projectID: "demo", databaseID: "(default)")
 
-  func withService(woundGrace: Duration = .zero, _ body: (FirestoreService) throws -> Void) throws {
+  func withService(
+    woundGrace: Duration = .zero, requireIndexes: Bool = false, _ body: (FirestoreService) throws -> Void
+  ) throws {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-serve-\(UUID())").path
     defer { try? FileManager.default.removeItem(atPath: directory) }
     var options = DocumentStore.Options()
     options.durable = false
     let databases = ServedDatabases(directory: directory, options: options)
     defer { databases.close() }
-    try body(FirestoreService(databases: databases, woundGrace: woundGrace))
+    try body(FirestoreService(databases: databases, requireIndexes: requireIndexes, woundGrace: woundGrace))
   }
 
   func key(_ path: String) throws -> DocumentKey { try DocumentKey(parsing: path) }
@@ -302,6 +304,46 @@ import Testing
           FirestoreV1.RunQueryRequest(database: Self.database, query: query("posts"), consistency: .readTime(future)))
       }
       #expect(refused.code == .invalidArgument && refused.message.contains("cannot be in the future"))
+    }
+  }
+
+  /// With `requireIndexes` (`--require-indexes`) a query that needs an index not
+  /// declared fails as production's does, naming the index; once declared, it runs.
+  @Test func requiredIndexesAreEnforcedWhenAsked() throws {
+    try withService(requireIndexes: true) { service in
+      let (a, b) = (FieldPath(["a"]), FieldPath(["b"]))
+      _ = try commit(service, [Write(key: try key("posts/p"), kind: .set(["a": .integer(1), "b": .integer(2)]))])
+      let needsIndex = query(
+        "posts", filters: [.field(FieldFilter(field: a, op: .equal, value: .integer(1)))],
+        orders: [OrderBy(field: b, descending: true)])
+      let refused = try #require(throws: HearthError.self) {
+        try service.runQuery(FirestoreV1.RunQueryRequest(database: Self.database, query: needsIndex))
+      }
+      #expect(refused.code == .failedPrecondition)
+      #expect(refused.message.contains("index"), "\(refused.message)")
+      let counted = try #require(throws: HearthError.self) {
+        try service.runAggregationQuery(
+          FirestoreV1.RunAggregationQueryRequest(
+            database: Self.database,
+            query: FirestoreV1.StructuredAggregationQuery(
+              query: needsIndex, aggregations: [.init(function: .count, alias: "n")])))
+      }
+      #expect(counted.code == .failedPrecondition)
+      // Single-field queries are served by the automatic indexes.
+      let simple = try service.runQuery(
+        FirestoreV1.RunQueryRequest(
+          database: Self.database,
+          query: query("posts", filters: [.field(FieldFilter(field: a, op: .equal, value: .integer(1)))])))
+      #expect(names(simple) == ["posts/p"])
+
+      try service.databases.store(Self.database).declareIndexes(
+        IndexFile(indexes: [
+          IndexDefinition(
+            collectionGroup: "posts", scope: .collection,
+            fields: [.init(path: a, mode: .ascending), .init(path: b, mode: .descending)])
+        ]))
+      let served = try service.runQuery(FirestoreV1.RunQueryRequest(database: Self.database, query: needsIndex))
+      #expect(names(served) == ["posts/p"])
     }
   }
 

@@ -119,6 +119,37 @@ struct ServeCommandTests {
     #expect(try python(#"print(db.document("a/b").get().exists)"#, address: again.address) == "False")
   }
 
+  /// `--require-indexes` refuses what production would; `--indexes FILE` declares what
+  /// it needs in every database served.
+  @Test func indexesAreRequiredAndDeclaredWhenAsked() throws {
+    let fixture = ShellFixture()
+    let query = #"""
+      from google.cloud.firestore_v1.base_query import FieldFilter
+      q = db.collection("posts").where(filter=FieldFilter("a", "==", 1)).order_by("b", direction="DESCENDING")
+      try:
+          print(len(list(q.stream())))
+      except Exception as error:
+          print(type(error).__name__)
+      """#
+    let strict = try Server(["--ephemeral", "--require-indexes"])
+    #expect(try python(query, address: strict.address) == "FailedPrecondition")
+    #expect(strict.stop() == 0)
+
+    let file = fixture.path + "-indexes.json"
+    defer { try? FileManager.default.removeItem(atPath: file) }
+    try #"""
+    {"indexes": [{"collectionGroup": "posts", "queryScope": "COLLECTION",
+      "fields": [{"fieldPath": "a", "order": "ASCENDING"}, {"fieldPath": "b", "order": "DESCENDING"}]}]}
+    """#.write(toFile: file, atomically: true, encoding: .utf8)
+    let declared = try Server(["--ephemeral", "--require-indexes", "--indexes", file])
+    defer { _ = declared.stop() }
+    #expect(try python(query, address: declared.address) == "0")
+
+    let missing = fixture.run("serve", "--ephemeral", "--port", "0", "--indexes", fixture.path + "-none.json")
+    #expect(missing.status != 0)
+    #expect(missing.stderr.contains("-none.json"), "\(missing.stderr)")
+  }
+
   @Test func aBusyPortIsAClearError() throws {
     let server = try Server(["--ephemeral"])
     defer { _ = server.stop() }

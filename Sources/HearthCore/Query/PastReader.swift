@@ -83,7 +83,7 @@ package struct PastReader {
   /// The query's results as they were, in query order, within its cursors and limit.
   ///
   /// - Throws: as `StoreReader.run`.
-  package func run(_ query: QueryModel) throws -> [StoredDocument] {
+  package func run(_ query: QueryModel, requireIndexes: Bool = false) throws -> [StoredDocument] {
     let changes = try changes()
     let changedKeys = Set(changes.values.map(\.key))
     let inScope = changes.values.filter { query.isInScope($0.key) }
@@ -91,7 +91,9 @@ package struct PastReader {
     // Up to one current result per document written since is left out: read past them.
     if let limit = query.limit { current.limit = limit + inScope.count }
     let order = QueryOrder(query.orderBys)
-    var documents = try reader.run(current).documents.map(\.stored).filter { !changedKeys.contains($0.key) }
+    var documents = try reader.run(current, requireIndexes: requireIndexes).documents.map(\.stored).filter {
+      !changedKeys.contains($0.key)
+    }
     for change in inScope {
       guard let version = change.version,
         query.matches(QueryDocument(key: version.key, fields: version.fields), order: order)

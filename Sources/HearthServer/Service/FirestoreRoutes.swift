@@ -76,7 +76,9 @@ package enum FirestoreRoutes {
         let request = try FirestoreV1.ListenRequest(protobuf: bytes)
         if stream == nil {
           let store = try service.databases.store(request.database)
-          stream = ListenStream(database: request.database, store: store) { call.send($0) }
+          stream = ListenStream(
+            database: request.database, store: store, requireIndexes: service.requireIndexes
+          ) { call.send($0) }
         }
         guard let stream, stream.database == request.database else {
           throw HearthError(.invalidArgument, "A Listen stream serves one database: \(stream?.database.name ?? "")")

@@ -52,7 +52,8 @@ extension FirestoreService {
       if snapshot.past == nil, query.offset == 0, !query.allDescendants || query.parent.isEmpty,
         !query.collectionID.isEmpty
       {
-        return try snapshot.reader.aggregate(try Self.checkedModel(query, aggregating: true), functions)
+        return try snapshot.reader.aggregate(
+          try Self.checkedModel(query, aggregating: true), functions, requireIndexes: requireIndexes)
       }
       let documents = try Self.documents(of: query, in: snapshot, aggregating: true).map {
         QueryDocument(key: $0.key, fields: $0.fields)

@@ -12,11 +12,16 @@ import HearthCore
 package final class FirestoreService: Sendable {
   package let databases: ServedDatabases
   let transactions: ServerTransactions
+  /// Refuse, as production Firestore does, a query that needs a composite or
+  /// collection-group index not declared (`FAILED_PRECONDITION` naming the index);
+  /// Google's emulator never does.
+  package let requireIndexes: Bool
 
   /// - Parameter woundGrace: how long a transaction gives a younger one that holds a
   ///   document it needs to commit before aborting it (see `ServerTransactions`).
-  package init(databases: ServedDatabases, woundGrace: Duration = .milliseconds(500)) {
+  package init(databases: ServedDatabases, requireIndexes: Bool = false, woundGrace: Duration = .milliseconds(500)) {
     self.databases = databases
+    self.requireIndexes = requireIndexes
     self.transactions = ServerTransactions(woundGrace: woundGrace)
   }
 

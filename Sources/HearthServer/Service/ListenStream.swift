@@ -16,12 +16,17 @@ import Synchronization
 final class ListenStream: Sendable {
   let database: DatabaseName
   private let store: DocumentStore
+  /// Refuse queries that need an index not declared, as production does.
+  private let requireIndexes: Bool
   private let send: @Sendable ([UInt8]) -> Bool
   private let targets = Mutex<[Int32: [TargetObserver]]>([:])
 
-  init(database: DatabaseName, store: DocumentStore, send: @escaping @Sendable ([UInt8]) -> Bool) {
+  init(
+    database: DatabaseName, store: DocumentStore, requireIndexes: Bool, send: @escaping @Sendable ([UInt8]) -> Bool
+  ) {
     self.database = database
     self.store = store
+    self.requireIndexes = requireIndexes
     self.send = send
   }
 
@@ -39,7 +44,7 @@ final class ListenStream: Sendable {
       case .query(let query):
         let model = try FirestoreService.checkedModel(query)
         let observer = TargetObserver(
-          id: id, view: .query(QueryView(model: model, requireIndexes: false)), stream: self)
+          id: id, view: .query(QueryView(model: model, requireIndexes: requireIndexes)), stream: self)
         observer.token = try store.observe(observer, scope: ObservationScope(model.target)) { reader in
           try observer.start(reader)
         }

@@ -10,6 +10,8 @@ struct ReadSnapshot {
   /// or now, in microseconds as all of Firestore's times (a client may send it back as
   /// a `read_time`), and never before the last commit it sees.
   let time: Timestamp
+  /// Refuse queries that need an index not declared (`FirestoreService.requireIndexes`).
+  let requireIndexes: Bool
 
   func document(_ key: DocumentKey) throws -> StoredDocument? {
     if let past { return try past.document(key) }
@@ -18,8 +20,8 @@ struct ReadSnapshot {
 
   /// The query's documents in order, within its cursors and limit.
   func run(_ model: QueryModel) throws -> [StoredDocument] {
-    if let past { return try past.run(model) }
-    return try reader.run(model).documents.map(\.stored)
+    if let past { return try past.run(model, requireIndexes: requireIndexes) }
+    return try reader.run(model, requireIndexes: requireIndexes).documents.map(\.stored)
   }
 
   func collectionIDs(under parent: DocumentKey?) throws -> [String] {
@@ -65,7 +67,8 @@ extension FirestoreService {
       let past = try time.map { try reader.past(at: $0) }
       let now = FirestoreService.now
       let current = try reader.lastCommitTime.map { max($0, now) } ?? now
-      return try body(ReadSnapshot(reader: reader, past: past, time: time ?? current))
+      return try body(
+        ReadSnapshot(reader: reader, past: past, time: time ?? current, requireIndexes: requireIndexes))
     }
   }
 }

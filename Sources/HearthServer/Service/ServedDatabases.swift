@@ -15,11 +15,15 @@ package final class ServedDatabases: Sendable {
   /// The directory that holds every served database.
   package let directory: String
   private let options: DocumentStore.Options
+  /// Declared in every database at its opening (`--indexes`), as production's
+  /// `firestore deploy` declares a project's indexes.
+  private let indexes: IndexFile?
   private let stores = Mutex<[DatabaseName: DocumentStore]>([:])
 
-  package init(directory: String, options: DocumentStore.Options = DocumentStore.Options()) {
+  package init(directory: String, options: DocumentStore.Options = DocumentStore.Options(), indexes: IndexFile? = nil) {
     self.directory = directory
     self.options = options
+    self.indexes = indexes
   }
 
   /// The store of `database`, opened (or created) on first use.
@@ -35,6 +39,7 @@ package final class ServedDatabases: Sendable {
       let store = try DocumentStore(path: path, options: options)
       do {
         if !options.readOnly { try store.keepVersions(for: Self.versionRetention) }
+        if let indexes { try store.declareIndexes(indexes) }
       } catch {
         store.close()
         throw error
