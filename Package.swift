@@ -1,13 +1,16 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-/// Layers, top to bottom (each only calls the one below it):
-/// hearth → HearthShell → Hearth → HearthCore → HearthStorage → CLMDB.
+/// Layers, top to bottom (each only calls those below it): hearth → HearthShell →
+/// HearthEmulator → Hearth → HearthServer → HearthCore → HearthStorage → CLMDB
+/// (docs/architecture.md).
 let package = Package(
   name: "Hearth",
   platforms: [.macOS(.v15)],
   products: [
     .library(name: "Hearth", targets: ["Hearth"]),
+    // `Database.serve`: the Firestore emulator's wire protocol for a database a program has open.
+    .library(name: "HearthEmulator", targets: ["HearthEmulator"]),
     .executable(name: "hearth", targets: ["hearth"]),
   ],
   targets: [
@@ -30,6 +33,7 @@ let package = Package(
     .systemLibrary(name: "CGRPC", providers: [.apt(["libgrpc-dev"]), .brew(["grpc"])]),
     // `hearth serve`: the Firestore emulator's wire protocol, on gRPC's C core.
     .target(name: "HearthServer", dependencies: ["HearthCore", "CGRPC"]),
+    .target(name: "HearthEmulator", dependencies: ["Hearth", "HearthServer"]),
 
     // Developer tools: the benchmark, the demo-data writer and the torture worker.
     .systemLibrary(
@@ -77,7 +81,8 @@ let package = Package(
     .testTarget(name: "HearthFuzzingTests", dependencies: ["HearthFuzzing"]),
     // Python/ holds the script that builds messages with Google's Python client.
     .testTarget(
-      name: "HearthServerTests", dependencies: ["HearthServer", "HearthCore", "HearthTestSupport"], exclude: ["Python"]),
+      name: "HearthServerTests", dependencies: ["HearthServer", "HearthEmulator", "HearthCore", "HearthTestSupport"],
+      exclude: ["Python"]),
     .testTarget(
       name: "HearthShellTests",
       dependencies: ["HearthShell", "Hearth", "HearthCore", "HearthStorage", "HearthTestSupport", "CTestTerminal"]),

@@ -158,7 +158,7 @@ public final class Database: Sendable {
 
   /// Whether queries refuse what needs an undeclared composite index (the settings in
   /// force, read without counting as a use).
-  var requireIndexes: Bool { current.withLock { $0.settings.requireIndexes } }
+  package var requireIndexes: Bool { current.withLock { $0.settings.requireIndexes } }
 
   /// Closes the database. Later operations fail with `failedPrecondition`; a temporary
   /// database's directory is deleted. Closing twice is harmless.
@@ -171,7 +171,7 @@ public final class Database: Sendable {
   deinit { close() }
 
   /// The engine, or the reason there is none. The first call freezes the settings.
-  func engine() throws -> DocumentStore {
+  package func engine() throws -> DocumentStore {
     let state = current.withLock { opened in
       opened.started = true
       return opened.state

@@ -25,13 +25,33 @@ package final class FirestoreServer: Sendable {
   /// - Parameter indexes: declared in every database when it opens (`--indexes`).
   /// - Parameter log: one line per call (`--verbose`).
   /// - Throws: `GRPCServer.StartError` when the address cannot be bound.
-  package init(
+  package convenience init(
     directory: String, host: String = "127.0.0.1", port: Int = 8080, durable: Bool = true,
     requireIndexes: Bool = false, indexes: IndexFile? = nil, log: (@Sendable (String) -> Void)? = nil
   ) throws {
     var options = DocumentStore.Options()
     options.durable = durable
-    let databases = ServedDatabases(directory: directory, options: options, indexes: indexes)
+    try self.init(
+      databases: ServedDatabases(directory: directory, options: options, indexes: indexes), host: host, port: port,
+      requireIndexes: requireIndexes, log: log)
+  }
+
+  /// Serves `store`, open in this program, under every project and database name; its
+  /// owner closes it after `shutdown()`.
+  ///
+  /// - Throws: `GRPCServer.StartError` when the address cannot be bound; what turning on
+  ///   the store's versions throws.
+  package convenience init(
+    serving store: DocumentStore, host: String = "127.0.0.1", port: Int = 8080, requireIndexes: Bool = false,
+    log: (@Sendable (String) -> Void)? = nil
+  ) throws {
+    try self.init(
+      databases: ServedDatabases(serving: store), host: host, port: port, requireIndexes: requireIndexes, log: log)
+  }
+
+  private init(
+    databases: ServedDatabases, host: String, port: Int, requireIndexes: Bool, log: (@Sendable (String) -> Void)?
+  ) throws {
     let service = FirestoreService(databases: databases, requireIndexes: requireIndexes)
     // Enough threads that writes waiting for a transaction's locks never hold up the
     // call that ends it.

@@ -5,7 +5,8 @@ import Synchronization
 /// The Hearth databases a server serves, one per Firestore database name: any project and
 /// database ID works, and each is its own Hearth database under the server's directory
 /// (`DIR/{project_id}/{database_id}`), created on first use, as Google's emulator creates a
-/// database the first time a client names it.
+/// database the first time a client names it. Or one store, open in the program that
+/// serves it (`init(serving:)`), which every name reaches.
 package final class ServedDatabases: Sendable {
   /// How long each database keeps the versions writes replace, for reads at a past
   /// `read_time`: 7 days, as far back as Google's emulator reads (and Firestore with
@@ -19,11 +20,26 @@ package final class ServedDatabases: Sendable {
   /// `firestore deploy` declares a project's indexes.
   private let indexes: IndexFile?
   private let stores = Mutex<[DatabaseName: DocumentStore]>([:])
+  /// The one store every name reaches, which its owner closes.
+  private let served: DocumentStore?
 
   package init(directory: String, options: DocumentStore.Options = DocumentStore.Options(), indexes: IndexFile? = nil) {
     self.directory = directory
     self.options = options
     self.indexes = indexes
+    self.served = nil
+  }
+
+  /// Serves `store` under every project and database name; `close()` leaves it open.
+  /// It keeps versions from now on, for reads at a past `read_time`.
+  ///
+  /// - Throws: what `keepVersions(for:)` throws.
+  package init(serving store: DocumentStore) throws {
+    if !store.options.readOnly { try store.keepVersions(for: Self.versionRetention) }
+    directory = store.path
+    options = store.options
+    indexes = nil
+    served = store
   }
 
   /// The store of `database`, opened (or created) on first use.
@@ -31,7 +47,8 @@ package final class ServedDatabases: Sendable {
   /// - Throws: what opening the store throws (`dataLoss` for a damaged file,
   ///   `permissionDenied`, `resourceExhausted`).
   package func store(_ database: DatabaseName) throws -> DocumentStore {
-    try stores.withLock { stores in
+    if let served { return served }
+    return try stores.withLock { stores in
       if let store = stores[database] { return store }
       let path = self.path(of: database)
       try FileManager.default.createDirectory(
@@ -55,7 +72,7 @@ package final class ServedDatabases: Sendable {
     directory + "/" + Self.fileName(database.projectID) + "/" + Self.fileName(database.databaseID)
   }
 
-  /// Closes every store; the server calls it once, when it has stopped.
+  /// Closes every store it opened; the server calls it once, when it has stopped.
   package func close() {
     stores.withLock { stores in
       for store in stores.values { store.close() }
