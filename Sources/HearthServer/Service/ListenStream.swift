@@ -37,7 +37,7 @@ final class ListenStream: Sendable {
     do {
       switch target.kind {
       case .query(let query):
-        let model = try FirestoreService.checkedModel(query)
+        let model = try FirestoreService.checkedModel(query, listening: true)
         let observer = TargetObserver(
           id: id, view: .query(QueryView(model: model, requireIndexes: false)), stream: self)
         observer.token = try store.observe(observer, scope: ObservationScope(model.target)) { reader in
