@@ -13,7 +13,7 @@ extension QueryModel {
   }
 
   /// The most values a list operator takes.
-  static func maxListCount(_ op: FilterOperator) -> Int { op == .notIn ? 10 : 30 }
+  package static func maxListCount(_ op: FilterOperator) -> Int { op == .notIn ? 10 : 30 }
 
   /// The most disjunctions a query may expand to.
   package static let maxDisjunctions = 30
@@ -124,6 +124,7 @@ extension QueryModel {
     if !aggregating, limitType == .last, limit != nil, explicitOrderBys.isEmpty {
       throw invalid("limit(toLast:) queries require specifying at least one OrderBy() clause.")
     }
+    if let problem = Self.arrayMembershipProblem(filters) { throw problem }
     let disjunctions = filters.reduce(1) { $0 * Self.disjunctionCount($1) }
     if disjunctions > Self.maxDisjunctions {
       throw invalid(
@@ -141,9 +142,42 @@ extension QueryModel {
     }
   }
 
+  /// Firestore's backend refusal of a query with two array-membership filters in one
+  /// conjunction, in its own words.
+  package static let arrayMembershipLimit = "A maximum of 1 'ARRAY_CONTAINS' filter is allowed per disjunction."
+
+  /// The backend's rule that each conjunction of the query's disjunctive normal form has at
+  /// most one `array-contains` or `array-contains-any` (on any fields), or `nil` when
+  /// `filters` (joined by AND) keep it. The only statement of the rule in Hearth, for the
+  /// embedded API and the wire server alike.
+  ///
+  /// Where it comes from: the client SDKs stopped checking it in February 2023
+  /// (firebase-ios-sdk `Firestore/core/src/api/query_core.cc` `ConflictingOps`, PR #10449;
+  /// firebase-js-sdk `packages/firestore/src/lite-api/query.ts` `conflictingOps`, PR #7024:
+  /// "Validations should occur in the Firestore backend"), so a Firebase app builds such a
+  /// query and gets this refusal from the backend when it runs. Google's emulator answers
+  /// INVALID_ARGUMENT with this message for two array filters in an AND, also nested or
+  /// inside one OR branch, and for an AND of an array filter with an OR that has one;
+  /// array filters in different OR branches run, and `in` does not count.
+  package static func arrayMembershipProblem(_ filters: [QueryFilter]) -> HearthError? {
+    let most = filters.reduce(0) { $0 + arrayMembershipCount($1) }
+    return most > 1 ? HearthError(.invalidArgument, arrayMembershipLimit) : nil
+  }
+
+  /// The most array-membership filters one conjunction of `filter`'s disjunctive normal
+  /// form holds: an AND takes one conjunction of each member (the sum of theirs), an OR the
+  /// member with the most.
+  static func arrayMembershipCount(_ filter: QueryFilter) -> Int {
+    switch filter {
+    case .field(let filter): filter.op.isArrayOperator ? 1 : 0
+    case .and(let parts): parts.reduce(0) { $0 + arrayMembershipCount($1) }
+    case .or(let parts): parts.map(arrayMembershipCount).max() ?? 0
+    }
+  }
+
   /// How many conjunctions `filter` expands to in disjunctive normal form (an `in` or
   /// `array-contains-any` of n values counts n, as the backend expands them).
-  static func disjunctionCount(_ filter: QueryFilter) -> Int {
+  package static func disjunctionCount(_ filter: QueryFilter) -> Int {
     switch filter {
     case .field(let filter):
       if filter.op == .in || filter.op == .arrayContainsAny, case .array(let elements) = filter.value {

@@ -124,11 +124,16 @@ extension FirestoreService {
   }
 
   /// The query rebuilt through HearthCore's checks, so that a client's query meets
-  /// Firestore's rules whatever it sent.
+  /// Firestore's rules whatever it sent; the backend's own rules, in its words, first
+  /// (`listening`: as a Listen target hears them).
   ///
-  /// - Throws: `invalidArgument` naming the rule broken.
-  static func checkedModel(_ query: FirestoreV1.StructuredQuery, aggregating: Bool = false) throws -> QueryModel {
+  /// - Throws: `invalidArgument` naming the rule broken (`failedPrecondition` for a Listen
+  ///   target's two array filters in one disjunction).
+  static func checkedModel(_ query: FirestoreV1.StructuredQuery, aggregating: Bool = false, listening: Bool = false)
+    throws -> QueryModel
+  {
     let sent = query.model
+    try BackendQueryRules.check(sent.filters, listening: listening)
     var model = QueryModel(target: sent.target)
     for filter in sent.filters { try model.add(filter) }
     for order in sent.explicitOrderBys { try model.add(order) }

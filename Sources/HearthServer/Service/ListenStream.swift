@@ -42,7 +42,7 @@ final class ListenStream: Sendable {
     do {
       switch target.kind {
       case .query(let query):
-        let model = try FirestoreService.checkedModel(query)
+        let model = try FirestoreService.checkedModel(query, listening: true)
         let observer = TargetObserver(
           id: id, view: .query(QueryView(model: model, requireIndexes: requireIndexes)), stream: self)
         observer.token = try store.observe(observer, scope: ObservationScope(model.target)) { reader in

@@ -285,6 +285,57 @@ struct QueryValidationTests {
     }
   }
 
+  /// Firestore's backend allows one `array-contains` or `array-contains-any` in each
+  /// conjunction of the query's OR-of-ANDs. The client SDKs once refused a second one while
+  /// building ("You cannot use more than one 'array-contains' filter."), then left the rule
+  /// to the backend (firebase-ios-sdk PR #10449, Firestore/core/src/api/query_core.cc
+  /// ConflictingOps; firebase-js-sdk PR #7024, packages/firestore/src/lite-api/query.ts
+  /// conflictingOps: "Validations should occur in the Firestore backend"), whose refusal a
+  /// run gets; the cases and the message are Google's emulator's answers.
+  @Test func twoArrayFiltersInOneConjunctionAreRejected() throws {
+    try withDatabase(settings: relaxed) { db in
+      let c = try seed(db.collection("arrays"), ["a": ["tags": [1, 2], "labels": [2], "x": 1]])
+      let limit = "A maximum of 1 'ARRAY_CONTAINS' filter is allowed per disjunction."
+      let contains = { (field: String, value: Int) in Filter.whereField(field, arrayContains: value) }
+      let refused: [(Query, String)] = [
+        (c.whereField("tags", arrayContains: 1).whereField("tags", arrayContains: 2), "twice on one field"),
+        (c.whereField("tags", arrayContains: 1).whereField("labels", arrayContains: 2), "on two fields"),
+        (c.whereField("tags", arrayContains: 1).whereField("tags", arrayContainsAny: [2]), "with array-contains-any"),
+        (c.whereField("tags", arrayContainsAny: [2]).whereField("tags", arrayContains: 1), "after array-contains-any"),
+        (c.whereField("tags", arrayContainsAny: [1]).whereField("labels", arrayContainsAny: [2]), "two -any"),
+        (
+          c.whereField("tags", arrayContains: 1).whereField("labels", arrayContains: 2).whereField("x", notIn: [3]),
+          "with not-in"
+        ),
+        (c.whereFilter(Filter.andFilter([contains("tags", 1), contains("labels", 2)])), "inside an AND"),
+        (
+          c.whereFilter(
+            Filter.orFilter([
+              Filter.andFilter([contains("tags", 1), contains("labels", 2)]), Filter.whereField("x", isEqualTo: 1),
+            ])), "in one OR branch"
+        ),
+        (
+          c.whereField("tags", arrayContains: 1).whereFilter(
+            Filter.orFilter([contains("labels", 2), Filter.whereField("x", isEqualTo: 1)])),
+          "AND with an OR branch holding one"
+        ),
+      ]
+      for (query, comment) in refused {
+        #expect(expectInvalidQuery(query, mentioning: [limit], comment)?.message == limit, "\(comment)")
+      }
+      // Each conjunction with at most one runs.
+      expectIDs(c.whereFilter(Filter.orFilter([contains("tags", 1), contains("labels", 2)])), ["a"])
+      expectIDs(
+        c.whereFilter(
+          Filter.orFilter([
+            Filter.andFilter([contains("tags", 1), Filter.whereField("x", isEqualTo: 1)]),
+            Filter.andFilter([contains("labels", 2), Filter.whereField("x", isEqualTo: 2)]),
+          ])), ["a"])
+      expectIDs(c.whereField("tags", arrayContains: 1).whereField("tags", in: [[1, 2]]), ["a"])
+      expectIDs(c.whereField("tags", arrayContains: 1).whereField("x", notIn: [3]), ["a"])
+    }
+  }
+
   // MARK: - What docs/semantics.md allows
 
   @Test func combinationsFirestoreOnceRejectedNowRun() throws {
@@ -303,10 +354,14 @@ struct QueryValidationTests {
       expectIDs(c.whereField("x", isNotEqualTo: 2).whereField("y", in: [1, 5]), ["a", "c"])
       expectIDs(c.whereField("x", isNotEqualTo: 1).whereField("tags", arrayContains: 2), ["b"])
       expectIDs(c.whereField("x", isNotEqualTo: 1).whereField("y", isGreaterThan: 0), ["c"])
-      // Two array-contains, array-contains with array-contains-any, in with array-contains-any.
-      expectIDs(c.whereField("tags", arrayContains: 1).whereField("tags", arrayContains: 2), ["a"])
-      expectIDs(c.whereField("tags", arrayContains: 2).whereField("tags", arrayContainsAny: [1, 3]), ["a"])
+      // In with array-contains-any, and array filters in different OR branches.
       expectIDs(c.whereField("x", in: [1, 2]).whereField("tags", arrayContainsAny: [2]), ["a", "b"])
+      expectIDs(
+        c.whereFilter(
+          Filter.orFilter([
+            Filter.whereField("tags", arrayContains: 3), Filter.whereField("tags", arrayContainsAny: [1]),
+          ])
+        ), ["a", "c"])
       expectIDs(c.whereField("x", in: [1, 2]).whereField("y", in: [0, 5]), ["b"])
       // not-in with array-contains and with a range on another field.
       expectIDs(c.whereField("x", notIn: [1]).whereField("tags", arrayContains: 3), ["c"])

@@ -1,0 +1,81 @@
+import HearthCore
+
+/// The query rules Firestore's backend enforces, in its words and in the order it checks
+/// them, so that the wire server refuses what Google's emulator refuses with the same
+/// status and message. HearthCore's checks (`QueryModel.add`, `validateForRun`) follow the
+/// client SDKs, which word some of the same rules otherwise and check fewer; they run after
+/// these, on the query as the client sent it (an OR of one member still counts as an OR).
+enum BackendQueryRules {
+  /// Checks the query's filters (joined by AND), each rule over all of them before the next.
+  ///
+  /// - Throws: `invalidArgument` with the emulator's message for the first rule broken:
+  ///   more than one `!=`/`not-in` (unary `IS_NOT_NULL`/`IS_NOT_NAN` are `!=`); `not-in`
+  ///   with `in`, `array-contains-any` or any OR; a list operand that is not a list, is
+  ///   empty or is over its limit (filter by filter); two array-membership filters in one
+  ///   disjunction; an array operator on `__name__`; more than 30 disjunctions. For a
+  ///   Listen target (`listening`) the emulator checks the array filters last and
+  ///   answers `failedPrecondition` for them, and lets array operators on `__name__`
+  ///   through (HearthCore's check then refuses them in the SDKs' words).
+  static func check(_ filters: [QueryFilter], listening: Bool = false) throws {
+    let fieldFilters = filters.flatMap(\.fieldFilters)
+    if fieldFilters.count(where: { $0.op == .notEqual || $0.op == .notIn }) > 1 {
+      throw invalid("Only a single 'NOT_EQUAL', 'NOT_IN', 'IS_NOT_NAN', or 'IS_NOT_NULL' filter allowed per query.")
+    }
+    if fieldFilters.contains(where: { $0.op == .notIn }),
+      fieldFilters.contains(where: { $0.op == .in || $0.op == .arrayContainsAny }) || filters.contains(where: hasOr)
+    {
+      throw invalid("'NOT_IN' cannot be used in the same query with 'IN', 'ARRAY_CONTAINS_ANY' or 'OR'.")
+    }
+    for filter in fieldFilters where filter.op.takesList {
+      let name = wireName(filter.op)
+      guard case .array(let elements) = filter.value else { throw invalid("'\(name)' requires an ArrayValue.") }
+      // "an non-empty" is the emulator's own spelling.
+      if elements.isEmpty { throw invalid("'\(name)' requires an non-empty ArrayValue.") }
+      if elements.count > QueryModel.maxListCount(filter.op) {
+        throw invalid("'\(name)' supports up to \(QueryModel.maxListCount(filter.op)) comparison values.")
+      }
+    }
+    if !listening {
+      if let problem = QueryModel.arrayMembershipProblem(filters) { throw problem }
+      // The backend names `__name__` by its Datastore name, `__key__`.
+      if fieldFilters.contains(where: { $0.field.isDocumentID && $0.op.isArrayOperator }) {
+        throw invalid("the name __key__ is reserved")
+      }
+    }
+    let disjunctions = filters.reduce(1) { $0 * QueryModel.disjunctionCount($1) }
+    if disjunctions > QueryModel.maxDisjunctions {
+      throw invalid(
+        "Too many disjunctions after normalization. Result had \(disjunctions) disjunctions which is more than the "
+          + "maximum of \(QueryModel.maxDisjunctions)")
+    }
+    if listening, QueryModel.arrayMembershipProblem(filters) != nil {
+      throw HearthError(.failedPrecondition, listenArrayMembershipLimit)
+    }
+  }
+
+  /// How a Listen target answers `QueryModel.arrayMembershipLimit`'s rule: Google's
+  /// emulator removes the target with this cause, FAILED_PRECONDITION, and checks it after
+  /// the disjunction count (RunQuery checks it before, as INVALID_ARGUMENT).
+  static let listenArrayMembershipLimit = "Only a single array-contains clause is allowed in a query"
+
+  /// Whether `filter` is or holds an OR, however many members it has.
+  private static func hasOr(_ filter: QueryFilter) -> Bool {
+    switch filter {
+    case .field: false
+    case .and(let parts): parts.contains(where: hasOr)
+    case .or: true
+    }
+  }
+
+  /// The operator's name in query.proto, as the backend's messages write it.
+  private static func wireName(_ op: FilterOperator) -> String {
+    switch op {
+    case .in: "IN"
+    case .notIn: "NOT_IN"
+    case .arrayContainsAny: "ARRAY_CONTAINS_ANY"
+    default: "\(op)"
+    }
+  }
+
+  private static func invalid(_ message: String) -> HearthError { HearthError(.invalidArgument, message) }
+}

@@ -1,0 +1,217 @@
+import Foundation
+import HearthCore
+import Testing
+
+@testable import HearthServer
+
+extension ServiceTests {
+  /// Firestore's backend refusals, each the status and message Google's emulator gave for
+  /// the same query (RunQuery and RunAggregationQuery alike), and the queries it ran.
+  @Test func queriesAreRefusedInTheBackendsWordsAsGooglesEmulatorRefusesThem() throws {
+    func field(_ name: String, _ op: FilterOperator, _ value: Value) -> QueryFilter {
+      .field(FieldFilter(field: FieldPath([name]), op: op, value: value))
+    }
+    func list(_ values: [Int]) -> Value { .array(values.map { .integer(Int64($0)) }) }
+    func contains(_ name: String, _ value: Int) -> QueryFilter { field(name, .arrayContains, .integer(Int64(value))) }
+    func any(_ name: String, _ values: [Int]) -> QueryFilter { field(name, .arrayContainsAny, list(values)) }
+    func equal(_ name: String, _ value: Int) -> QueryFilter { field(name, .equal, .integer(Int64(value))) }
+    func notEqual(_ name: String, _ value: Value) -> QueryFilter { field(name, .notEqual, value) }
+    func among(_ name: String, _ values: [Int]) -> QueryFilter { field(name, .in, list(values)) }
+    func notIn(_ name: String, _ values: [Int]) -> QueryFilter { field(name, .notIn, list(values)) }
+
+    let arrays = "A maximum of 1 'ARRAY_CONTAINS' filter is allowed per disjunction."
+    let notInWith = "'NOT_IN' cannot be used in the same query with 'IN', 'ARRAY_CONTAINS_ANY' or 'OR'."
+    let single = "Only a single 'NOT_EQUAL', 'NOT_IN', 'IS_NOT_NAN', or 'IS_NOT_NULL' filter allowed per query."
+    let six = Array(0..<6)
+    let refused: [(QueryFilter, String)] = [
+      (.and([contains("tags", 1), contains("tags", 2)]), arrays),
+      (.and([contains("tags", 1), contains("labels", 2)]), arrays),
+      (.and([contains("tags", 1), any("tags", [2, 3])]), arrays),
+      (.and([any("tags", [2, 3]), contains("tags", 1)]), arrays),
+      (.and([contains("tags", 1), any("labels", [2])]), arrays),
+      (.and([any("tags", [1]), any("tags", [2])]), arrays),
+      (.and([any("tags", [1]), any("labels", [2])]), arrays),
+      (.and([contains("tags", 1), contains("tags", 2), contains("tags", 3)]), arrays),
+      (.and([contains("tags", 1), contains("labels", 2), notIn("x", [1])]), arrays),
+      (.and([contains("tags", 1), contains("tags", 2), field("x", .greaterThan, .integer(1))]), arrays),
+      (.and([contains("tags", 1), contains("tags", 2), field("x", .equal, .double(.nan))]), arrays),
+      (.and([contains("tags", 1), .and([contains("labels", 2)])]), arrays),
+      (.and([.and([contains("tags", 1)]), .and([contains("tags", 2)])]), arrays),
+      (.and([contains("tags", 1), .and([contains("tags", 2), equal("x", 1)])]), arrays),
+      (.or([.and([contains("tags", 1), contains("labels", 2)]), equal("x", 1)]), arrays),
+      (.or([.and([contains("tags", 1), any("tags", [2])]), equal("x", 1)]), arrays),
+      (.or([.and([contains("tags", 1), contains("tags", 2)]), equal("x", 1)]), arrays),
+      (.and([contains("tags", 1), .or([contains("labels", 2), equal("x", 1)])]), arrays),
+      (.and([any("tags", [1]), .or([contains("labels", 2), equal("x", 1)])]), arrays),
+      (.and([.or([contains("tags", 1), equal("x", 1)]), .or([contains("labels", 2), equal("y", 1)])]), arrays),
+      (.and([contains("tags", 1), .or([contains("labels", 2)])]), arrays),
+      (.and([any("tags", [1]), .or([any("labels", [2]), equal("x", 1)])]), arrays),
+      (.and([notIn("x", [1]), contains("tags", 1), contains("labels", 2)]), arrays),
+      (.and([contains("tags", 1), contains("labels", 2), among("x", six), among("y", six)]), arrays),
+      (.and([any("tags", [1]), notIn("x", [1])]), notInWith),
+      (.and([notIn("x", [1]), any("tags", [1])]), notInWith),
+      (.and([notIn("x", [1]), any("tags", [1]), any("labels", [2])]), notInWith),
+      (.and([any("tags", [1]), any("labels", [2]), notIn("x", [1])]), notInWith),
+      (.or([contains("tags", 1), notIn("x", [1])]), notInWith),
+      (.or([.and([contains("tags", 1), notIn("x", [1])]), equal("y", 1)]), notInWith),
+      (.and([notIn("x", [1]), among("y", [1])]), notInWith),
+      (.and([among("y", [1]), notIn("x", [1])]), notInWith),
+      (.or([notIn("x", [1]), equal("y", 1)]), notInWith),
+      (.and([notIn("x", [1]), .or([equal("y", 1), equal("z", 1)])]), notInWith),
+      (.or([notIn("x", [1])]), notInWith),
+      (.and([notIn("x", [1]), .or([equal("y", 1)])]), notInWith),
+      (.and([notIn("x", [1]), among("y", Array(0..<31))]), notInWith),
+      (.and([among("x", six), among("y", six), notIn("a", [1])]), notInWith),
+      (.and([notIn("x", [1]), notIn("y", [1])]), single),
+      (.and([notIn("x", [1]), notEqual("y", .integer(1))]), single),
+      (.and([notEqual("y", .integer(1)), notIn("x", [1])]), single),
+      (.and([notIn("x", [1]), notIn("y", [1]), among("z", [1])]), single),
+      (.and([among("z", [1]), notIn("x", [1]), notIn("y", [1])]), single),
+      (.and([notEqual("x", .integer(1)), notEqual("y", .integer(1))]), single),
+      (.and([notEqual("x", .null), notEqual("y", .integer(1))]), single),
+      (
+        .and([notEqual("x", .integer(1)), notEqual("y", .integer(1)), contains("tags", 1), contains("labels", 2)]),
+        single
+      ),
+      (.or([notEqual("x", .integer(1)), notEqual("y", .integer(1))]), single),
+      (.and([notEqual("x", .integer(1)), notEqual("y", .integer(1)), among("z", Array(0..<31))]), single),
+      (.and([among("x", six), among("y", six), notEqual("a", .integer(1)), notEqual("b", .integer(1))]), single),
+      (
+        .and([contains("tags", 1), contains("labels", 2), among("x", Array(0..<31))]),
+        "'IN' supports up to 30 comparison values."
+      ),
+      (
+        .and([contains("tags", 1), contains("labels", 2), any("z", Array(0..<31))]),
+        "'ARRAY_CONTAINS_ANY' supports up to 30 comparison values."
+      ),
+      (any("tags", Array(0..<31)), "'ARRAY_CONTAINS_ANY' supports up to 30 comparison values."),
+      (notIn("x", Array(0..<11)), "'NOT_IN' supports up to 10 comparison values."),
+      (among("x", []), "'IN' requires an non-empty ArrayValue."),
+      (any("x", []), "'ARRAY_CONTAINS_ANY' requires an non-empty ArrayValue."),
+      (notIn("x", []), "'NOT_IN' requires an non-empty ArrayValue."),
+      (field("x", .in, .integer(1)), "'IN' requires an ArrayValue."),
+      (field("x", .notIn, .integer(1)), "'NOT_IN' requires an ArrayValue."),
+      (field("x", .arrayContainsAny, .integer(1)), "'ARRAY_CONTAINS_ANY' requires an ArrayValue."),
+      (.and([notIn("x", [1]), notIn("y", [1]), among("z", [])]), single),
+      (.and([contains("t", 1), contains("l", 1), among("z", [])]), "'IN' requires an non-empty ArrayValue."),
+      (.and([among("x", Array(0..<31)), among("z", [])]), "'IN' supports up to 30 comparison values."),
+      (.and([among("z", []), among("x", Array(0..<31))]), "'IN' requires an non-empty ArrayValue."),
+      (field("__name__", .arrayContains, .integer(1)), "the name __key__ is reserved"),
+      (field("__name__", .arrayContainsAny, list([1])), "the name __key__ is reserved"),
+      (.or([field("__name__", .arrayContains, .integer(1)), equal("x", 1)]), "the name __key__ is reserved"),
+      (
+        .and([field("__name__", .arrayContains, .integer(1)), among("x", six), among("y", six)]),
+        "the name __key__ is reserved"
+      ),
+      (.and([field("__name__", .arrayContains, .integer(1)), contains("tags", 1)]), arrays),
+      (
+        .and([field("__name__", .arrayContains, .integer(1)), among("z", [])]), "'IN' requires an non-empty ArrayValue."
+      ),
+      (.and([field("__name__", .arrayContainsAny, list([1])), notIn("x", [1])]), notInWith),
+      (
+        .and([notEqual("a", .integer(1)), notEqual("b", .integer(1)), field("__name__", .arrayContains, .integer(1))]),
+        single
+      ),
+      (
+        .and([among("x", six), among("y", six)]),
+        "Too many disjunctions after normalization. Result had 36 disjunctions which is more than the maximum of 30"
+      ),
+    ]
+    // Documents a (tags [1, 2], labels [2], x 1, y 1) and b (tags [3], x 2, y 0).
+    let ran: [(QueryFilter, [String])] = [
+      (contains("tags", 1), ["c/a"]),
+      (.and([contains("tags", 1), field("tags", .in, .array([list([1]), list([1, 2])]))]), ["c/a"]),
+      (.and([contains("tags", 1), among("x", [1, 2])]), ["c/a"]),
+      (.and([any("tags", [1]), among("x", [1, 2])]), ["c/a"]),
+      (.and([contains("tags", 1), notIn("x", [3])]), ["c/a"]),
+      (.and([notIn("x", [3]), contains("tags", 1)]), ["c/a"]),
+      (.and([contains("tags", 1), notEqual("x", .integer(2))]), ["c/a"]),
+      (.and([contains("tags", 3), field("x", .greaterThan, .integer(1))]), ["c/b"]),
+      (.and([notIn("x", [3]), field("y", .greaterThan, .integer(0))]), ["c/a"]),
+      (.or([contains("tags", 1), contains("tags", 2)]), ["c/a"]),
+      (.or([contains("tags", 1), contains("labels", 2)]), ["c/a"]),
+      (.or([contains("tags", 1), any("tags", [2, 3])]), ["c/a", "c/b"]),
+      (.or([any("tags", [1]), any("labels", [2])]), ["c/a"]),
+      (.or([contains("tags", 1), among("x", [1, 2])]), ["c/a", "c/b"]),
+      (.or([.and([contains("tags", 1), equal("x", 1)]), .and([contains("labels", 2), equal("y", 1)])]), ["c/a"]),
+      (.and([contains("tags", 1), .or([equal("x", 1), equal("y", 1)])]), ["c/a"]),
+      (.or([contains("tags", 3), .or([contains("labels", 2), equal("x", 1)])]), ["c/a", "c/b"]),
+      (.or([contains("tags", 1)]), ["c/a"]),
+      (.or([.and([contains("tags", 1), among("x", [1, 2])]), equal("y", 0)]), ["c/a", "c/b"]),
+      (.and([contains("tags", 1), .or([among("x", [1, 2]), equal("y", 1)])]), ["c/a"]),
+      (.or([contains("tags", 1), any("labels", [2]), equal("x", 2)]), ["c/a", "c/b"]),
+      (notIn("x", Array(0..<10)), []),
+      (among("x", Array(0..<30)), ["c/a", "c/b"]),
+    ]
+    try withService { service in
+      _ = try commit(
+        service,
+        [
+          Write(
+            key: try key("c/a"),
+            kind: .set([
+              "tags": list([1, 2]), "labels": list([2]), "x": .integer(1), "y": .integer(1),
+            ])),
+          Write(key: try key("c/b"), kind: .set(["tags": list([3]), "x": .integer(2), "y": .integer(0)])),
+        ])
+      func run(_ filter: QueryFilter) throws -> [String] {
+        names(
+          try service.runQuery(
+            FirestoreV1.RunQueryRequest(database: Self.database, query: query("c", filters: [filter]))))
+      }
+      func count(_ filter: QueryFilter) throws -> Value? {
+        try service.runAggregationQuery(
+          FirestoreV1.RunAggregationQueryRequest(
+            database: Self.database,
+            query: FirestoreV1.StructuredAggregationQuery(
+              query: query("c", filters: [filter]),
+              aggregations: [FirestoreV1.Aggregation(function: .count, alias: "n")])
+          )
+        ).first?.result?["n"]
+      }
+      for (index, (filter, message)) in refused.enumerated() {
+        let queried = #expect(throws: HearthError.self, "refused case \(index)") { try run(filter) }
+        #expect(queried?.code == .invalidArgument, "refused case \(index)")
+        #expect(queried?.message == message, "refused case \(index)")
+        let counted = #expect(throws: HearthError.self, "refused case \(index), counted") { try count(filter) }
+        #expect(counted?.code == .invalidArgument, "refused case \(index), counted")
+        #expect(counted?.message == message, "refused case \(index), counted")
+      }
+      for (index, (filter, expected)) in ran.enumerated() {
+        #expect(try run(filter) == expected, "run case \(index)")
+        #expect(try count(filter) == .integer(Int64(expected.count)), "run case \(index), counted")
+      }
+    }
+  }
+
+  /// A Listen target hears the rule on array filters otherwise: Google's emulator removes
+  /// it with FAILED_PRECONDITION and its own words, after the disjunction count (the other
+  /// rules read as RunQuery's).
+  @Test func aListenTargetHearsTheArrayFilterRuleAsTheEmulatorSaysIt() throws {
+    func contains(_ name: String, _ value: Int64) -> QueryFilter {
+      .field(FieldFilter(field: FieldPath([name]), op: .arrayContains, value: .integer(value)))
+    }
+    func among(_ name: String, _ count: Int64) -> QueryFilter {
+      .field(FieldFilter(field: FieldPath([name]), op: .in, value: .array((0..<count).map { .integer($0) })))
+    }
+    func refusal(_ filters: [QueryFilter], listening: Bool) -> HearthError? {
+      #expect(throws: HearthError.self) {
+        try FirestoreService.checkedModel(query("c", filters: filters), listening: listening)
+      }
+    }
+    let two = [contains("tags", 1), contains("labels", 2)]
+    let listened = refusal(two, listening: true)
+    #expect(listened?.code == .failedPrecondition)
+    #expect(listened?.message == "Only a single array-contains clause is allowed in a query")
+    let queried = refusal(two, listening: false)
+    #expect(queried?.code == .invalidArgument)
+    #expect(queried?.message == "A maximum of 1 'ARRAY_CONTAINS' filter is allowed per disjunction.")
+    let tooMany =
+      "Too many disjunctions after normalization. Result had 36 disjunctions which is more than the maximum of 30"
+    let both = two + [among("x", 6), among("y", 6)]
+    #expect(refusal(both, listening: true)?.message == tooMany)
+    #expect(refusal(both, listening: false)?.message == queried?.message)
+    let oneEach = QueryFilter.or([contains("tags", 1), contains("labels", 2)])
+    #expect(throws: Never.self) { try FirestoreService.checkedModel(query("c", filters: [oneEach]), listening: true) }
+  }
+}
