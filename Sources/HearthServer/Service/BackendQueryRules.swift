@@ -53,6 +53,30 @@ enum BackendQueryRules {
     }
   }
 
+  /// Checks sum and average against the backend's rule for cursors: a cursor that holds a
+  /// `__name__` value (a cursor from a document snapshot always does) needs an index
+  /// with the aggregated fields after `__name__`, which Firestore does not support, unless
+  /// the query orders by them first. Counts are never refused.
+  ///
+  /// - Throws: `invalidArgument` with the emulator's message, naming the fields.
+  static func check(_ functions: [AggregateFunction], over model: QueryModel) throws {
+    let orderBys = model.orderBys
+    guard let name = orderBys.firstIndex(where: { $0.field.isDocumentID }),
+      (model.startAt?.values.count ?? 0) > name || (model.endAt?.values.count ?? 0) > name
+    else { return }
+    let ordered = Set(orderBys[..<name].map(\.field))
+    var fields: [FieldPath] = []
+    for function in functions {
+      guard let field = function.field, !ordered.contains(field), !fields.contains(field) else { continue }
+      fields.append(field)
+    }
+    guard !fields.isEmpty else { return }
+    let names = fields.sorted { FieldPath.compare($0, $1) < 0 }.map(\.description).joined(separator: ", ")
+    throw invalid(
+      "This query requires an index that has fields [\(names)] after __name__ and Firestore does not currently "
+        + "support such an index. Please try the query again with additional ordering on those fields.")
+  }
+
   /// How a Listen target answers `QueryModel.arrayMembershipLimit`'s rule: Google's
   /// emulator removes the target with this cause, FAILED_PRECONDITION, and checks it after
   /// the disjunction count (RunQuery checks it before, as INVALID_ARGUMENT).

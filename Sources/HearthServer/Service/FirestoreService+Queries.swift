@@ -46,9 +46,12 @@ extension FirestoreService {
     let (_, transaction, past) = try consistency(request.consistency, in: request.database)
     let query = request.query.query
     var time = FirestoreService.now
+    let functions = aggregations.map(\.function)
+    try BackendQueryRules.check(functions, over: try Self.checkedModel(query, aggregating: true))
     let values = try read(request.database, at: past) { snapshot -> [Value] in
       time = snapshot.time
-      let functions = aggregations.map(\.function)
+      // A limit of 0 leaves no documents to aggregate (as on Google's emulator).
+      if query.model.limit == 0 { return functions.map { $0.result(over: []) } }
       if snapshot.past == nil, query.offset == 0, !query.allDescendants || query.parent.isEmpty,
         !query.collectionID.isEmpty
       {
@@ -111,6 +114,8 @@ extension FirestoreService {
     }
     if query.allDescendants && query.collectionID.isEmpty { return try descendants(query, in: snapshot) }
     var model = try checkedModel(query, aggregating: aggregating)
+    // Google's emulator answers a limit of 0 with no documents (the SDKs refuse to send one).
+    if query.model.limit == 0 { return [] }
     let scoped = query.isScopedGroup
     let offset = Int(max(query.offset, 0))
     let limit = model.limit
@@ -137,7 +142,7 @@ extension FirestoreService {
     var model = QueryModel(target: sent.target)
     for filter in sent.filters { try model.add(filter) }
     for order in sent.explicitOrderBys { try model.add(order) }
-    if let limit = sent.limit { try model.setLimit(limit, sent.limitType) }
+    if let limit = sent.limit, limit > 0 { try model.setLimit(limit, sent.limitType) }
     model.startAt = sent.startAt
     model.endAt = sent.endAt
     try model.validateForRun(aggregating: aggregating)

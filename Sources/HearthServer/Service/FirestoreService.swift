@@ -35,6 +35,7 @@ package final class FirestoreService: Sendable {
   ///   nothing is written then.
   package func commit(_ request: FirestoreV1.CommitRequest) throws -> FirestoreV1.CommitResponse {
     let writes = try request.writes.map { try checked($0.write, in: request.database) }
+    try BackendWriteRules.check(writes)
     let store = try databases.store(request.database)
     let keys = writes.map(\.key)
     let result = try withNames(request.database) {
@@ -78,12 +79,18 @@ package final class FirestoreService: Sendable {
   }
 
   /// A write's key checked as a write's must be (a read may name `__id…__` keys, which
-  /// `recursive_delete`'s cursors do; a write may not).
+  /// `recursive_delete`'s cursors do; a write may not), and its values as a document's.
   func checked(_ write: Write, in database: DatabaseName) throws -> Write {
     do {
       try write.key.path.validate()
     } catch let error as HearthError {
       throw HearthError(error.code, error.message.replacingOccurrences(of: "Invalid path", with: "Invalid document"))
+    }
+    // The values are checked before anything is read, as the backend checks a request:
+    // invalid data is INVALID_ARGUMENT even where a precondition would fail too.
+    switch write.kind {
+    case .set(let fields), .patch(let fields, _): try DocumentValidation.validate(fields, of: write.key)
+    case .delete: break
     }
     return write
   }

@@ -1,0 +1,91 @@
+import Foundation
+import HearthCore
+import Testing
+
+@testable import HearthServer
+
+extension ServiceTests {
+  /// A commit that writes one document twice: what Google's emulator refuses before
+  /// reading anything (status and message as it gave them), and what it applies in turn.
+  @Test func repeatedWritesOfADocumentInOneCommitFollowTheBackendsRule() throws {
+    try withService { service in
+      func create(_ key: DocumentKey) -> Write {
+        Write(key: key, kind: .set(["a": .integer(1)]), precondition: .exists(false))
+      }
+      func set(_ key: DocumentKey) -> Write { Write(key: key, kind: .set(["a": .integer(2)])) }
+      func update(_ key: DocumentKey) -> Write {
+        Write(key: key, kind: .patch(fields: ["a": .integer(3)], mask: [FieldPath(["a"])]), precondition: .exists(true))
+      }
+      func delete(_ key: DocumentKey) -> Write { Write(key: key, kind: .delete) }
+      let refused: [(String, (DocumentKey) -> Write, (DocumentKey) -> Write, String)] = [
+        ("cc", create, create, "Cannot insert then insert an entity in the same request."),
+        ("sc", set, create, "Cannot upsert then insert an entity in the same request."),
+        ("uc", update, create, "Cannot update then insert an entity in the same request."),
+        ("du", delete, update, "Cannot delete then update an entity in the same request."),
+      ]
+      for existing in [false, true] {
+        for (name, first, second, message) in refused {
+          let key = try key("c/\(name)-\(existing)")
+          if existing { _ = try commit(service, [set(key)]) }
+          let error = try #require(throws: HearthError.self) { try commit(service, [first(key), second(key)]) }
+          #expect(error.code == .invalidArgument && error.message == message, "\(name), existing \(existing)")
+        }
+      }
+      // Created again right after its delete, or written in any other order: applied in turn.
+      let again = try key("c/again")
+      _ = try commit(service, [delete(again), create(again)])
+      _ = try commit(service, [create(try key("c/cs")), set(try key("c/cs")), update(try key("c/cs"))])
+      let stored = try service.batchGetDocuments(
+        FirestoreV1.BatchGetDocumentsRequest(database: Self.database, documents: [again, try key("c/cs")]))
+      let values = stored.map { response -> Value? in
+        guard case .found(let document)? = response.result else { return nil }
+        return document.fields["a"]
+      }
+      #expect(values == [.integer(1), .integer(3)])
+      // Invalid data is INVALID_ARGUMENT even where the precondition fails too.
+      let nested = Write(key: again, kind: .set(["x": .array([.array([])])]), precondition: .exists(false))
+      #expect((try #require(throws: HearthError.self) { try commit(service, [nested]) }).code == .invalidArgument)
+    }
+  }
+
+  /// Google's emulator answers a limit of 0 with no documents and counts none; it refuses
+  /// a sum or average under a cursor that holds a `__name__` value (a snapshot's) unless
+  /// the query orders by the field first.
+  @Test func aLimitOfZeroAndSumsUnderANameCursorAsGooglesEmulatorAnswers() throws {
+    try withService { service in
+      let (s, a) = (FieldPath(["s"]), FieldPath(["a"]))
+      _ = try commit(
+        service,
+        [
+          Write(key: try key("c/d7"), kind: .set(["s": .integer(5), "a": .integer(1)])),
+          Write(key: try key("c/d8"), kind: .set(["s": .integer(6), "a": .integer(2)])),
+        ])
+      let none = try service.runQuery(
+        FirestoreV1.RunQueryRequest(
+          database: Self.database, query: query("c", orders: [OrderBy(field: a, descending: false)], limit: 0)))
+      #expect(names(none).isEmpty)
+      func aggregate(_ structured: FirestoreV1.StructuredQuery, _ function: AggregateFunction) throws -> Value? {
+        try service.runAggregationQuery(
+          FirestoreV1.RunAggregationQueryRequest(
+            database: Self.database,
+            query: FirestoreV1.StructuredAggregationQuery(
+              query: structured, aggregations: [.init(function: function, alias: "x")]))
+        ).first?.result?["x"]
+      }
+      #expect(try aggregate(query("c", limit: 0), .count) == .integer(0))
+
+      var byS = query("c", orders: [OrderBy(field: s, descending: false)])
+      byS.model.startAt = Bound(values: [.integer(5), .reference(try key("c/d7"))], inclusive: true)
+      let refused = try #require(throws: HearthError.self) { try aggregate(byS, .sum(a)) }
+      #expect(refused.code == .invalidArgument)
+      #expect(
+        refused.message
+          == "This query requires an index that has fields [a] after __name__ and Firestore does not currently "
+          + "support such an index. Please try the query again with additional ordering on those fields.")
+      #expect(try aggregate(byS, .count) == .integer(2), "counts are not refused")
+      #expect(try aggregate(byS, .sum(s)) == .integer(11), "a field the query orders by first is summed")
+      byS.model.startAt = Bound(values: [.integer(5)], inclusive: true)
+      #expect(try aggregate(byS, .sum(a)) == .integer(3), "a cursor without __name__ is not refused")
+    }
+  }
+}
