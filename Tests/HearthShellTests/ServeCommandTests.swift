@@ -150,6 +150,76 @@ struct ServeCommandTests {
     #expect(missing.stderr.contains("-none.json"), "\(missing.stderr)")
   }
 
+  /// Eight client threads commit durably through `hearth serve` until the server is killed
+  /// with SIGKILL mid-load: every commit a client saw acknowledged is there after a
+  /// restart, and `check` finds the database clean.
+  @Test func aKilledServerLosesNoAcknowledgedCommit() throws {
+    let fixture = ShellFixture()
+    let server = try Server(["--db", fixture.path])
+    let python = JSONSchemaValidator.python
+    var environment = ProcessInfo.processInfo.environment
+    environment["FIRESTORE_EMULATOR_HOST"] = server.address
+    let writers = Process()
+    writers.executableURL = URL(fileURLWithPath: python[0])
+    // No retries: a write after the kill fails at once instead of backing off.
+    writers.arguments =
+      Array(python.dropFirst()) + [
+        "-c",
+        """
+        import threading
+        from google.cloud import firestore
+        db = firestore.Client(project="demo")
+        lock = threading.Lock()
+        def writer(w):
+            i = 0
+            while True:
+                try:
+                    db.document(f"load/w{w}-{i}").set({"w": w, "i": i, "pad": "x" * 300}, retry=None, timeout=10)
+                except Exception:
+                    return
+                with lock:
+                    print(f"w{w}-{i}", flush=True)
+                i += 1
+        threads = [threading.Thread(target=writer, args=(w,)) for w in range(8)]
+        for t in threads: t.start()
+        for t in threads: t.join()
+        """,
+      ]
+    writers.environment = environment
+    let output = Pipe()
+    writers.standardOutput = output
+    writers.standardError = FileHandle.nullDevice
+    try writers.run()
+    var printed = ""
+    let reader = output.fileHandleForReading
+    while printed.split(separator: "\n").count < 300 {
+      let chunk = reader.availableData
+      guard !chunk.isEmpty else { break }
+      printed += String(decoding: chunk, as: UTF8.self)
+    }
+    kill(server.process.processIdentifier, SIGKILL)
+    server.process.waitUntilExit()
+    printed += String(decoding: reader.readDataToEndOfFile(), as: UTF8.self)
+    writers.waitUntilExit()
+    #expect(server.process.terminationReason == .uncaughtSignal)
+    let acknowledged = printed.split(separator: "\n").map(String.init)
+    #expect(acknowledged.count >= 300, "the writers were under way when the server was killed")
+
+    let database = fixture.path + "/demo/(default)"
+    let check = fixture.run(arguments: ["--db", database, "check"])
+    #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+    let again = try Server(["--db", fixture.path])
+    defer { _ = again.stop() }
+    let ids = acknowledged.map { "\"\($0)\"" }.joined(separator: ",")
+    let missing = try self.python(
+      """
+      ids = [\(ids)]
+      found = db.get_all([db.document(f"load/{i}") for i in ids])
+      print(sorted(s.id for s in found if not s.exists))
+      """, address: again.address)
+    #expect(missing == "[]", "every acknowledged commit survives the kill")
+  }
+
   @Test func aBusyPortIsAClearError() throws {
     let server = try Server(["--ephemeral"])
     defer { _ = server.stop() }

@@ -11,8 +11,11 @@ import Synchronization
 /// global `NO_CHANGE` (no target IDs), at which the client shows its snapshot; after a
 /// commit, a `DocumentChange` for each document added or modified, a `DocumentDelete` for
 /// one deleted, a `DocumentRemove` for one that left the query, then the global
-/// `NO_CHANGE`. A resumed target (with a resume token or read time) is sent whole again,
-/// as a new one.
+/// `NO_CHANGE`. A resumed target (with a resume token or read time from an earlier
+/// stream) gets `RESET` after its `ADD` and is then sent whole: the client drops what it
+/// held for the target and keeps what comes, so a document deleted while it was away
+/// leaves its view too, and one unchanged raises no event. (Firestore may instead send
+/// only what changed since; a reset is always correct, as the clients handle it.)
 final class ListenStream: Sendable {
   let database: DatabaseName
   private let store: DocumentStore
@@ -38,6 +41,9 @@ final class ListenStream: Sendable {
     let id = target.targetID
     remove(id, notify: false)
     respond(.targetChange(FirestoreV1.TargetChange(targetChangeType: .add, targetIDs: [id])))
+    if target.resume != nil {
+      respond(.targetChange(FirestoreV1.TargetChange(targetChangeType: .reset, targetIDs: [id])))
+    }
     var observers: [TargetObserver] = []
     do {
       switch target.kind {
