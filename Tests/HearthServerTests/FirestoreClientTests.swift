@@ -194,6 +194,47 @@ import Testing
     }
   }
 
+  /// 200 Listen streams at once (the Python client opens one per listener), each sent
+  /// its first snapshot and then the commit that changes its query; all freed after.
+  @Test func twoHundredListenStreamsAtOnce() async throws {
+    try await withServer { server in
+      let shown = try await run(
+        """
+        import threading, time
+        lock = threading.Lock()
+        sizes = {}
+        def listener(n):
+            def on_snapshot(docs, changes, read_time):
+                with lock:
+                    sizes.setdefault(n, []).append(len(docs))
+            return on_snapshot
+        def wait_for(test):
+            deadline = time.time() + 60
+            while time.time() < deadline:
+                with lock:
+                    if test():
+                        return True
+                time.sleep(0.02)
+            return False
+        watches = [db.collection("wide").on_snapshot(listener(n)) for n in range(200)]
+        show("first snapshots", wait_for(lambda: len(sizes) == 200))
+        db.collection("wide").document("one").set({"n": 1})
+        show("after the commit", wait_for(lambda: all(s[-1] == 1 for s in sizes.values()) and len(sizes) == 200))
+        for watch in watches:
+            watch.unsubscribe()
+        show("still serving", db.collection("wide").document("one").get().get("n"))
+        """, on: server)
+      #expect(shown["first snapshots"] == "True")
+      #expect(shown["after the commit"] == "True")
+      #expect(shown["still serving"] == "1")
+      // The streams ended with the client's unsubscribes: their views are gone.
+      let store = try server.databases.store(DatabaseName(projectID: "demo", databaseID: "(default)"))
+      let deadline = ContinuousClock.now + .seconds(20)
+      while store.observers.count > 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+      #expect(store.observers.count == 0)
+    }
+  }
+
   @Test func eightClientProcessesCountExactlyThroughTransactions() async throws {
     try await withServer { server in
       _ = try await run(#"db.document("counters/c").set({"n": 0})"#, on: server)
