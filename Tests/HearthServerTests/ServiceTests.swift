@@ -258,6 +258,48 @@ import Testing
     }
   }
 
+  /// Listings come in pages as Google's emulator gives them: `page_size` items, a token
+  /// whenever a page is full, the next page after the token's ID.
+  @Test func listingsComeInPagesAsGooglesEmulatorGivesThem() throws {
+    try withService { service in
+      _ = try commit(
+        service,
+        try ["p/d0", "p/d1", "p/d2", "p/m/sub/x", "q/a", "r/a"].map { Write(key: try key($0), kind: .set([:])) })
+      func documents(missing: Bool) throws -> [[String]] {
+        var pages: [[String]] = []
+        var token = ""
+        repeat {
+          let page = try service.listDocuments(
+            FirestoreV1.ListDocumentsRequest(
+              database: Self.database, parent: .root, collectionID: "p", pageSize: 2, pageToken: token,
+              showMissing: missing))
+          pages.append(page.documents.map(\.key.documentID))
+          token = page.nextPageToken
+        } while !token.isEmpty && pages.count < 10
+        return pages
+      }
+      #expect(try documents(missing: false) == [["d0", "d1"], ["d2"]])
+      #expect(try documents(missing: true) == [["d0", "d1"], ["d2", "m"], []])
+      let first = try service.listCollectionIDs(
+        FirestoreV1.ListCollectionIdsRequest(database: Self.database, parent: .root, pageSize: 2))
+      #expect(first.collectionIDs == ["p", "q"] && !first.nextPageToken.isEmpty)
+      let second = try service.listCollectionIDs(
+        FirestoreV1.ListCollectionIdsRequest(
+          database: Self.database, parent: .root, pageSize: 2, pageToken: first.nextPageToken))
+      #expect(second.collectionIDs == ["r"] && second.nextPageToken.isEmpty)
+      let garbage = try #require(throws: HearthError.self) {
+        try service.listCollectionIDs(
+          FirestoreV1.ListCollectionIdsRequest(database: Self.database, parent: .root, pageToken: "garbage"))
+      }
+      #expect(garbage.code == .invalidArgument && garbage.message == "invalid page token")
+      let negative = try #require(throws: HearthError.self) {
+        try service.listDocuments(
+          FirestoreV1.ListDocumentsRequest(database: Self.database, parent: .root, collectionID: "p", pageSize: -1))
+      }
+      #expect(negative.message == "Page size must be nonnegative.")
+    }
+  }
+
   /// Reads at a past `read_time` see the database as it was then, answer with that time,
   /// and refuse a time in the future or finer than microseconds as Google's emulator does.
   @Test func readsAtAPastReadTimeSeeTheDatabaseAsItWas() throws {

@@ -94,23 +94,32 @@ extension FirestoreService {
   // MARK: - Listing
 
   /// `ListCollectionIds`: the IDs of the collections under the parent that hold a
-  /// document somewhere below, in UTF-8 order, on one page.
+  /// document somewhere below, in UTF-8 order, in pages (`PageToken`).
+  ///
+  /// - Throws: `invalidArgument` for a negative page size or a token this server did not give.
   package func listCollectionIDs(_ request: FirestoreV1.ListCollectionIdsRequest) throws
     -> FirestoreV1.ListCollectionIdsResponse
   {
+    let (size, start) = (try PageToken.size(request.pageSize), try PageToken.start(request.pageToken))
     let parent = request.parent.isEmpty ? nil : DocumentKey(request.parent)
+    let all = try read(request.database, at: request.readTime) { try $0.collectionIDs(under: parent) }
+    let page = Array(PageToken.ids(all, after: start).prefix(size))
     return FirestoreV1.ListCollectionIdsResponse(
-      collectionIDs: try read(request.database, at: request.readTime) { try $0.collectionIDs(under: parent) })
+      collectionIDs: page, nextPageToken: page.count == size ? PageToken.after(page[page.count - 1]) : "")
   }
 
   /// `ListDocuments`: a collection's documents in ID order, with `show_missing` also the
-  /// missing documents that have subcollections (as a name alone).
+  /// missing documents that have subcollections (as a name alone), in pages (`PageToken`).
+  ///
+  /// - Throws: `invalidArgument` for a negative page size or a token this server did not give.
   package func listDocuments(_ request: FirestoreV1.ListDocumentsRequest) throws -> FirestoreV1.ListDocumentsResponse {
+    let (size, start) = (try PageToken.size(request.pageSize), try PageToken.start(request.pageToken))
     let past = try consistency(request.consistency, in: request.database).readTime
     let collection = request.parent.appending(request.collectionID)
     let documents = try read(request.database, at: past) { snapshot -> [FirestoreV1.Document] in
       var documents: [FirestoreV1.Document] = []
-      for id in try snapshot.documentIDs(inCollection: collection) {
+      for id in PageToken.ids(try snapshot.documentIDs(inCollection: collection), after: start) {
+        guard documents.count < size else { break }
         let key = DocumentKey(collection.appending(id))
         if let stored = try snapshot.document(key) {
           documents.append(Self.document(stored, mask: request.mask?.fieldPaths))
@@ -120,6 +129,7 @@ extension FirestoreService {
       }
       return documents
     }
-    return FirestoreV1.ListDocumentsResponse(documents: documents, nextPageToken: "")
+    let next = documents.count == size ? documents.last.map { PageToken.after($0.key.documentID) } : nil
+    return FirestoreV1.ListDocumentsResponse(documents: documents, nextPageToken: next ?? "")
   }
 }

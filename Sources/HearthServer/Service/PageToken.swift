@@ -1,0 +1,39 @@
+import Foundation
+import HearthCore
+
+/// The pages of `ListDocuments` and `ListCollectionIds`, as Google's emulator gives them:
+/// `page_size` items (0: all), and a `next_page_token` whenever a page is full, which
+/// names the page's last ID so that the next page starts after it (a listing has no
+/// snapshot across calls: what was written meanwhile shows up or not by its ID, as in
+/// Firestore).
+enum PageToken {
+  private static let prefix = Array("hearth-page:".utf8)
+
+  /// The token of the page after the one that ended with `id`.
+  static func after(_ id: String) -> String { Data(prefix + Array(id.utf8)).base64EncodedString() }
+
+  /// The ID a page token starts after, or `nil` for the first page (an empty token).
+  ///
+  /// - Throws: `invalidArgument` for a token this server did not give.
+  static func start(_ token: String) throws -> String? {
+    guard !token.isEmpty else { return nil }
+    guard let bytes = Data(base64Encoded: token), bytes.starts(with: prefix),
+      let id = String(bytes: bytes.dropFirst(prefix.count), encoding: .utf8)
+    else { throw HearthError(.invalidArgument, "invalid page token") }
+    return id
+  }
+
+  /// The page size asked for, `Int.max` for 0 (everything).
+  ///
+  /// - Throws: `invalidArgument` for a negative size.
+  static func size(_ pageSize: Int32) throws -> Int {
+    guard pageSize >= 0 else { throw HearthError(.invalidArgument, "Page size must be nonnegative.") }
+    return pageSize == 0 ? .max : Int(pageSize)
+  }
+
+  /// The IDs of `ids` (in UTF-8 order) after `start`.
+  static func ids(_ ids: [String], after start: String?) -> ArraySlice<String> {
+    guard let start else { return ids[...] }
+    return ids[(ids.firstIndex { Value.compareUTF8($0, start) > 0 } ?? ids.endIndex)...]
+  }
+}
