@@ -23,16 +23,21 @@ package final class FirestoreServer: Sendable {
   /// - Parameter requireIndexes: refuse queries that need an index not declared, as
   ///   production does (`--require-indexes`).
   /// - Parameter indexes: declared in every database when it opens (`--indexes`).
+  /// - Parameter versionRetention: how long each database keeps old versions, for reads
+  ///   at a past `read_time` (`--version-retention`).
   /// - Parameter log: one line per call (`--verbose`).
   /// - Throws: `GRPCServer.StartError` when the address cannot be bound.
   package convenience init(
     directory: String, host: String = "127.0.0.1", port: Int = 8080, durable: Bool = true,
-    requireIndexes: Bool = false, indexes: IndexFile? = nil, log: (@Sendable (String) -> Void)? = nil
+    requireIndexes: Bool = false, indexes: IndexFile? = nil,
+    versionRetention: Duration = ServedDatabases.defaultVersionRetention, log: (@Sendable (String) -> Void)? = nil
   ) throws {
     var options = DocumentStore.Options()
     options.durable = durable
+    let databases = ServedDatabases(
+      directory: directory, options: options, indexes: indexes, versionRetention: versionRetention)
     try self.init(
-      databases: ServedDatabases(directory: directory, options: options, indexes: indexes), host: host, port: port,
+      databases: databases, host: host, port: port,
       requireIndexes: requireIndexes, log: log)
   }
 

@@ -9,7 +9,7 @@ extension Command {
   static let serve = Command(
     name: "serve", summary: "be the Firestore emulator: Google's clients in any language connect to it",
     usage:
-      "serve [--db DIR] [--host HOST] [--port PORT] [--ephemeral] [--require-indexes] [--indexes FILE] [--verbose]",
+      "serve [--db DIR] [--host HOST] [--port PORT] [--ephemeral] [--require-indexes] [--indexes FILE] [--version-retention TIME] [--verbose]",
     details: """
       Serves the Firestore API (gRPC, google.firestore.v1) as Google's emulator does, so
       that Google's own clients and SDKs reach Hearth with FIRESTORE_EMULATOR_HOST set to
@@ -22,7 +22,9 @@ extension Command {
       http://HOST:PORT/emulator/v1/projects/P/databases/(default)/documents empties a
       database. --verbose logs one line per call to standard error (method, database,
       status, microseconds). Runs until Ctrl-C or SIGTERM, then lets the calls in flight
-      finish. Reads at a past read_time see each database as it was, up to 7 days back.
+      finish. Reads at a past read_time see each database as it was, up to 7 days back
+      (--version-retention TIME changes that: 90s, 30m, 1h, 7d; the versions are kept in
+      the database's files).
       --require-indexes refuses, as production Firestore does and Google's emulator never
       does, a query that needs a composite or collection-group index not declared
       (FAILED_PRECONDITION, naming the index to add); --indexes FILE declares the indexes
@@ -38,6 +40,7 @@ extension Command {
       .flag("--ephemeral", "keep nothing: a temporary directory, removed at the end"),
       .flag("--require-indexes", "refuse queries that need an index not declared, as production does"),
       .value("--indexes", "FILE", "declare the indexes of FILE (firestore.indexes.json) in every database"),
+      .value("--version-retention", "TIME", "keep old versions for reads at a past read_time this long (default 7d)"),
       .flag("--verbose", "log one line per call to standard error"),
     ],
     arguments: [], required: 0, access: .none, aliases: ["emulator", "server", "start"],
@@ -64,12 +67,16 @@ enum ServeCommand {
     // descriptor itself, one write(2) each.
     let log: (@Sendable (String) -> Void)? = arguments.has("--verbose") ? logLine : nil
     let indexes = try arguments.value("--indexes").map(readIndexFile)
+    let retention = try arguments.value("--version-retention").map(duration) ?? ServedDatabases.defaultVersionRetention
 
+    // Caught before the server starts: a SIGTERM sent as soon as the address is printed
+    // (as a test harness may) must stop it, not be lost while the handler is set up.
+    let stop = StopSignals()
     let server: FirestoreServer
     do {
       server = try FirestoreServer(
         directory: directory, host: host, port: port, durable: !ephemeral,
-        requireIndexes: arguments.has("--require-indexes"), indexes: indexes, log: log)
+        requireIndexes: arguments.has("--require-indexes"), indexes: indexes, versionRetention: retention, log: log)
     } catch {
       throw CommandFailure(
         message: "cannot serve on \(host):\(port): \(error) (is another server using the port?)", code: "unavailable",
@@ -81,7 +88,7 @@ enum ServeCommand {
     invocation.session.writeLine("export FIRESTORE_EMULATOR_HOST=\(address)")
     invocation.session.stdout.flush()
 
-    waitForStop()
+    stop.wait()
     let stopped = DispatchSemaphore(value: 0)
     Task {
       await server.shutdown()
@@ -89,6 +96,19 @@ enum ServeCommand {
     }
     stopped.wait()
     invocation.session.stderr.write("hearth: stopped serving\n")
+  }
+
+  /// A time such as `90s`, `30m`, `1h` or `7d`.
+  ///
+  /// - Throws: `UsageError` for anything else.
+  static func duration(_ text: String) throws -> Duration {
+    let units: [Character: Int64] = ["s": 1, "m": 60, "h": 3600, "d": 86_400]
+    guard let unit = text.last.flatMap({ units[$0] }), let count = Int64(text.dropLast()), count > 0,
+      count <= Int64.max / 1_000_000 / unit
+    else {
+      throw UsageError.notAllowed("--version-retention takes a time such as 90s, 30m, 1h or 7d, not '\(text)'")
+    }
+    return .seconds(count * unit)
   }
 
   /// The index file at `path`, parsed.
@@ -108,18 +128,26 @@ enum ServeCommand {
     FileHandle.standardError.write(Data((line + "\n").utf8))
   }
 
-  /// Returns on Ctrl-C (SIGINT) or SIGTERM.
-  private static func waitForStop() {
-    let terminated = DispatchSemaphore(value: 0)
+}
+
+/// Ctrl-C (SIGINT) and SIGTERM, caught from its creation until it is released; `wait()`
+/// returns on either.
+private final class StopSignals {
+  private let terminated = DispatchSemaphore(value: 0)
+  private let termination: any DispatchSourceSignal
+
+  init() {
     signal(SIGTERM, SIG_IGN)
-    let termination = DispatchSource.makeSignalSource(signal: SIGTERM, queue: .global())
-    termination.setEventHandler { terminated.signal() }
+    termination = DispatchSource.makeSignalSource(signal: SIGTERM, queue: .global())
+    termination.setEventHandler { [terminated] in terminated.signal() }
     termination.resume()
-    defer {
-      termination.cancel()
-      signal(SIGTERM, SIG_DFL)
-    }
     Interrupts.catchInterrupts()
-    _ = Interrupts.wait(for: terminated)
+  }
+
+  func wait() { _ = Interrupts.wait(for: terminated) }
+
+  deinit {
+    termination.cancel()
+    signal(SIGTERM, SIG_DFL)
   }
 }

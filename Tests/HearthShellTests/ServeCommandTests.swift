@@ -220,6 +220,16 @@ struct ServeCommandTests {
     #expect(missing == "[]", "every acknowledged commit survives the kill")
   }
 
+  @Test func theVersionRetentionIsATime() throws {
+    let fixture = ShellFixture()
+    let refused = fixture.run("serve", "--ephemeral", "--port", "0", "--version-retention", "a week")
+    #expect(refused.status != 0)
+    #expect(refused.stderr.contains("--version-retention takes a time such as 90s, 30m, 1h or 7d"), "\(refused.stderr)")
+    let server = try Server(["--ephemeral", "--version-retention", "1h"])
+    #expect(try python(#"print(db.document("a/b").get().exists)"#, address: server.address) == "False")
+    #expect(server.stop() == 0)
+  }
+
   @Test func aBusyPortIsAClearError() throws {
     let server = try Server(["--ephemeral"])
     defer { _ = server.stop() }

@@ -2,7 +2,7 @@ import HearthCore
 
 /// What one read sees: the latest snapshot, or the database as it was at the request's
 /// `read_time` (`past`), which the served databases answer from the versions they keep
-/// (`ServedDatabases.versionRetention`).
+/// (`ServedDatabases.versionRetention`, 7 days unless told otherwise).
 struct ReadSnapshot {
   let reader: StoreReader
   let past: PastReader?

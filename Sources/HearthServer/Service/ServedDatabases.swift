@@ -8,10 +8,14 @@ import Synchronization
 /// database the first time a client names it. Or one store, open in the program that
 /// serves it (`init(serving:)`), which every name reaches.
 package final class ServedDatabases: Sendable {
-  /// How long each database keeps the versions writes replace, for reads at a past
-  /// `read_time`: 7 days, as far back as Google's emulator reads (and Firestore with
-  /// point-in-time recovery); an older `read_time` is FAILED_PRECONDITION, as there.
-  package static let versionRetention = Duration.seconds(7 * 24 * 3600)
+  /// How long each database keeps the versions writes replace unless told otherwise
+  /// (`--version-retention`), for reads at a past `read_time`: 7 days, as far back as
+  /// Google's emulator reads (and Firestore with point-in-time recovery); an older
+  /// `read_time` is FAILED_PRECONDITION, as there.
+  package static let defaultVersionRetention = Duration.seconds(7 * 24 * 3600)
+
+  /// How long each database keeps old versions.
+  package let versionRetention: Duration
 
   /// The directory that holds every served database.
   package let directory: String
@@ -23,7 +27,11 @@ package final class ServedDatabases: Sendable {
   /// The one store every name reaches, which its owner closes.
   private let served: DocumentStore?
 
-  package init(directory: String, options: DocumentStore.Options = DocumentStore.Options(), indexes: IndexFile? = nil) {
+  package init(
+    directory: String, options: DocumentStore.Options = DocumentStore.Options(), indexes: IndexFile? = nil,
+    versionRetention: Duration = defaultVersionRetention
+  ) {
+    self.versionRetention = versionRetention
     self.directory = directory
     self.options = options
     self.indexes = indexes
@@ -34,8 +42,9 @@ package final class ServedDatabases: Sendable {
   /// It keeps versions from now on, for reads at a past `read_time`.
   ///
   /// - Throws: what `keepVersions(for:)` throws.
-  package init(serving store: DocumentStore) throws {
-    if !store.options.readOnly { try store.keepVersions(for: Self.versionRetention) }
+  package init(serving store: DocumentStore, versionRetention: Duration = defaultVersionRetention) throws {
+    if !store.options.readOnly { try store.keepVersions(for: versionRetention) }
+    self.versionRetention = versionRetention
     directory = store.path
     options = store.options
     indexes = nil
@@ -55,7 +64,7 @@ package final class ServedDatabases: Sendable {
         atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
       let store = try DocumentStore(path: path, options: options)
       do {
-        if !options.readOnly { try store.keepVersions(for: Self.versionRetention) }
+        if !options.readOnly { try store.keepVersions(for: versionRetention) }
         if let indexes { try store.declareIndexes(indexes) }
       } catch {
         store.close()
