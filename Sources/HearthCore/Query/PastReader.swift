@@ -143,14 +143,16 @@ package struct PastReader {
   /// The keys of the documents that may have existed at or below `key` (the document and
   /// every collection under it): a superset, which `document(_:)` settles.
   package func candidateKeys(inTreeOf key: DocumentKey) throws -> [DocumentKey] {
-    let current = try reader.documentKeys(inTreeOf: key, limit: .max)
-    let known = Set(current)
-    return current + (try changes().values.map(\.key).filter { key.path.isPrefix(of: $0.path) && !known.contains($0) })
+    try candidates(try reader.documentKeys(inTreeOf: key, limit: .max), below: key.path)
   }
 
   /// As `candidateKeys(inTreeOf:)`, for a collection and everything below it.
   package func candidateKeys(inTreeOf path: ResourcePath) throws -> [DocumentKey] {
-    let current = try reader.documentKeys(inTreeOf: path, limit: .max)
+    try candidates(try reader.documentKeys(inTreeOf: path, limit: .max), below: path)
+  }
+
+  /// `current` (the keys there now) and those written since below `path`.
+  private func candidates(_ current: [DocumentKey], below path: ResourcePath) throws -> [DocumentKey] {
     let known = Set(current)
     return current + (try changes().values.map(\.key).filter { path.isPrefix(of: $0.path) && !known.contains($0) })
   }

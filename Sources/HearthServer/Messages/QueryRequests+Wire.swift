@@ -47,11 +47,9 @@ extension FirestoreV1 {
       while let key = try reader.next() {
         switch key.number {
         case 2: query = try FirestoreV1.decodeQuery(&reader, key, database: database, parent: parent)
-        case 5: consistency = .transaction(try reader.bytes(key, "transaction"))
-        case 6:
-          consistency = .newTransaction(
-            try reader.message(key, "new_transaction", as: TransactionOptions.self, database: database))
-        case 7: consistency = .readTime(try Timestamp.decode(&reader, key, "read_time"))
+        case 5, 6, 7:
+          consistency = try ConsistencySelector.decode(
+            &reader, key, transaction: 5, newTransaction: 6, readTime: 7, database: database)
         default: try reader.skip(key)
         }
       }
@@ -141,11 +139,9 @@ extension FirestoreV1 {
           query = try reader.message(key, "structured_aggregation_query", StructuredAggregationQuery.protobufName) {
             try StructuredAggregationQuery(decoding: &$0, database: database, parent: parent)
           }
-        case 4: consistency = .transaction(try reader.bytes(key, "transaction"))
-        case 5:
-          consistency = .newTransaction(
-            try reader.message(key, "new_transaction", as: TransactionOptions.self, database: database))
-        case 6: consistency = .readTime(try Timestamp.decode(&reader, key, "read_time"))
+        case 4, 5, 6:
+          consistency = try ConsistencySelector.decode(
+            &reader, key, transaction: 4, newTransaction: 5, readTime: 6, database: database)
         default: try reader.skip(key)
         }
       }

@@ -35,11 +35,9 @@ extension FirestoreV1 {
           let name = try reader.string(key, "documents")
           documents.append(try reader.check(key, "documents") { try database.documentKey(name) })
         case 3: mask = try reader.message(key, "mask", as: DocumentMask.self, database: database)
-        case 4: consistency = .transaction(try reader.bytes(key, "transaction"))
-        case 5:
-          consistency = .newTransaction(
-            try reader.message(key, "new_transaction", as: TransactionOptions.self, database: database))
-        case 7: consistency = .readTime(try Timestamp.decode(&reader, key, "read_time"))
+        case 4, 5, 7:
+          consistency = try ConsistencySelector.decode(
+            &reader, key, transaction: 4, newTransaction: 5, readTime: 7, database: database)
         default: try reader.skip(key)
         }
       }
@@ -131,8 +129,9 @@ extension FirestoreV1 {
           let name = try reader.string(field, "name")
           key = try reader.check(field, "name") { try database.documentKey(name) }
         case 2: mask = try reader.message(field, "mask", as: DocumentMask.self, database: database)
-        case 3: consistency = .transaction(try reader.bytes(field, "transaction"))
-        case 5: consistency = .readTime(try Timestamp.decode(&reader, field, "read_time"))
+        case 3, 5:
+          consistency = try ConsistencySelector.decode(
+            &reader, field, transaction: 3, newTransaction: nil, readTime: 5, database: database)
         default: try reader.skip(field)
         }
       }
@@ -196,8 +195,9 @@ extension FirestoreV1 {
         case 4: pageToken = try reader.string(key, "page_token")
         case 6: orderBy = try reader.string(key, "order_by")
         case 7: mask = try reader.message(key, "mask", as: DocumentMask.self, database: database)
-        case 8: consistency = .transaction(try reader.bytes(key, "transaction"))
-        case 10: consistency = .readTime(try Timestamp.decode(&reader, key, "read_time"))
+        case 8, 10:
+          consistency = try ConsistencySelector.decode(
+            &reader, key, transaction: 8, newTransaction: nil, readTime: 10, database: database)
         case 12: showMissing = try reader.bool(key, "show_missing")
         default: try reader.skip(key)
         }

@@ -74,6 +74,21 @@ extension FirestoreV1 {
     case newTransaction(TransactionOptions)
     case readTime(Timestamp)
 
+    /// The selector in field `key`, when `key` is one of the request's field numbers for it
+    /// (`nil` for one it lacks); `nil` for any other field, which is left unread.
+    static func decode(
+      _ reader: inout ProtobufReader, _ key: FieldKey, transaction: Int?, newTransaction: Int?, readTime: Int?,
+      database: DatabaseName
+    ) throws -> ConsistencySelector? {
+      if key.number == transaction { return .transaction(try reader.bytes(key, "transaction")) }
+      if key.number == newTransaction {
+        return .newTransaction(
+          try reader.message(key, "new_transaction", as: TransactionOptions.self, database: database))
+      }
+      if key.number == readTime { return .readTime(try Timestamp.decode(&reader, key, "read_time")) }
+      return nil
+    }
+
     /// Encodes the selector at the request's field numbers (`nil` for one it lacks).
     func encode(
       to writer: inout ProtobufWriter, transaction: Int?, newTransaction: Int?, readTime: Int?, database: DatabaseName

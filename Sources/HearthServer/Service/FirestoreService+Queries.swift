@@ -47,7 +47,8 @@ extension FirestoreService {
     let query = request.query.query
     var time = FirestoreService.now
     let functions = aggregations.map(\.function)
-    try BackendQueryRules.check(functions, over: try Self.checkedModel(query, aggregating: true))
+    let model = try Self.checkedModel(query, aggregating: true)
+    try BackendQueryRules.check(functions, over: model)
     let values = try read(request.database, at: past) { snapshot -> [Value] in
       time = snapshot.time
       // A limit of 0 leaves no documents to aggregate (as on Google's emulator).
@@ -55,8 +56,7 @@ extension FirestoreService {
       if snapshot.past == nil, query.offset == 0, !query.allDescendants || query.parent.isEmpty,
         !query.collectionID.isEmpty
       {
-        return try snapshot.reader.aggregate(
-          try Self.checkedModel(query, aggregating: true), functions, requireIndexes: requireIndexes)
+        return try snapshot.reader.aggregate(model, functions, requireIndexes: requireIndexes)
       }
       let documents = try Self.documents(of: query, in: snapshot, aggregating: true).map {
         QueryDocument(key: $0.key, fields: $0.fields)
