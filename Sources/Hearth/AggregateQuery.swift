@@ -93,6 +93,21 @@ public final class AggregateQuery: @unchecked Sendable {
     return snapshot(values)
   }
 
+  /// Runs the aggregations and reports how (beyond Firestore), as `Query.explain()` does
+  /// for documents: the plan, and the index entries and documents read. A count whose
+  /// filters its index's keys prove reads no document: it counts the entries under each
+  /// key of its range, one step per distinct value.
+  ///
+  /// - Throws: as `getAggregation(source:)`.
+  public func explain() throws -> QueryExplanation {
+    let (model, functions) = try runnable()
+    let require = query.firestore.requireIndexes
+    let statistics = try query.firestore.engine().read {
+      try $0.aggregation(model, functions, requireIndexes: require, explaining: true).statistics
+    }
+    return QueryExplanation(statistics)
+  }
+
   /// The query and the functions to run (`count` first), once the aggregations are
   /// checked.
   ///

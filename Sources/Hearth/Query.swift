@@ -127,22 +127,28 @@ public class Query: @unchecked Sendable {
     let statistics = try firestore.engine().read {
       try $0.run(model, requireIndexes: require, explaining: true).statistics
     }
-    return QueryExplanation(
-      plan: statistics.plan, indexEntriesRead: statistics.indexEntriesRead, documentsRead: statistics.documentsRead,
-      resultsReturned: statistics.resultsReturned)
+    return QueryExplanation(statistics)
   }
 }
 
-/// How a query was run (`Query.explain()`).
+/// How a query was run (`Query.explain()`, `AggregateQuery.explain()`).
 public struct QueryExplanation: Sendable, CustomStringConvertible {
   /// Human-readable: the index or scan used and the key ranges read.
   public var plan: String
-  /// Index entries the query walked.
+  /// Index entries the query walked (a count from index keys: one a distinct key, whose
+  /// entries LMDB counts).
   public var indexEntriesRead: Int
   /// Documents it loaded to check or return (results included).
   public var documentsRead: Int
-  /// Documents in the results.
+  /// Documents in the results (for an aggregation, its count).
   public var resultsReturned: Int
+
+  init(_ statistics: QueryStatistics) {
+    plan = statistics.plan
+    indexEntriesRead = statistics.indexEntriesRead
+    documentsRead = statistics.documentsRead
+    resultsReturned = statistics.resultsReturned
+  }
 
   /// The plan and the counts on one line.
   public var description: String {

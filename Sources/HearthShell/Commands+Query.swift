@@ -58,7 +58,8 @@ extension Command {
       used with its key ranges, the index entries and documents read, and the results
       returned. Off a terminal or with --json, one object:
       {"plan": "…", "indexEntriesRead": N, "documentsRead": N, "resultsReturned": N}.
-      A final count, sum or avg is accepted and explains the query it aggregates.
+      With a final count, sum or avg it explains the aggregation: a count whose filters
+      an index's keys prove reads no document.
       """,
     examples: [
       "explain users 'where age >= 18 order by age desc limit 10'",
@@ -117,7 +118,9 @@ enum QueryCommands {
   static func explain(_ invocation: Invocation) throws {
     let (target, clauses) = try parse(invocation)
     let database = try invocation.database()
-    let explanation = try build(target, clauses, database).explain()
+    let query = try build(target, clauses, database)
+    let explanation =
+      try clauses.aggregations.isEmpty ? query.explain() : query.aggregate(clauses.aggregateFields).explain()
     if invocation.json || !invocation.session.stdout.isTerminal {
       let members: [(String, Any)] = [
         ("plan", explanation.plan),

@@ -265,8 +265,15 @@ import Testing
     #expect(readable.lines[2] == "returned: 4")
     let forced = shell.run("explain", "group:posts", "where likes > 3", "--json", terminal: true)
     #expect(forced.stdout.hasPrefix(#"{"plan":"#) && forced.lines.count == 1)
-    // An aggregation explains the query it aggregates.
-    #expect(try shell.run("explain", "users", "where age < 18 count").json() != .null)
+    // An aggregation explains itself: a count its index proves reads no document.
+    let count = try shell.run("explain", "users", "where age >= 18 count").json()
+    #expect(count["documentsRead"] == .integer(0))
+    #expect(count["resultsReturned"] == .integer(3))
+    if case .string(let plan) = count["plan"] {
+      #expect(plan.hasSuffix("counted from its keys"))
+    } else {
+      Issue.record("plan")
+    }
   }
 
   // MARK: - Errors

@@ -2,7 +2,7 @@ import HearthStorage
 
 /// A range of keys in one table, each end inclusive or not. Keys compare as LMDB orders
 /// them: unsigned bytes, then the shorter first.
-struct KeyRange: Sendable {
+struct KeyRange: Sendable, Equatable {
   var lower: [UInt8]
   var lowerInclusive: Bool
   var upper: [UInt8]

@@ -66,6 +66,15 @@ extension StoreReader {
   package func aggregate(_ query: QueryModel, _ functions: [AggregateFunction], requireIndexes: Bool = false) throws
     -> [Value]
   {
+    try aggregation(query, functions, requireIndexes: requireIndexes).values
+  }
+
+  /// `aggregate`'s values and what computing them read (with the plans described when
+  /// `explaining`, for `AggregateQuery.explain()`): a count whose filters the index keys
+  /// prove reads no document (`QueryExecution.countFromIndexes`).
+  package func aggregation(
+    _ query: QueryModel, _ functions: [AggregateFunction], requireIndexes: Bool = false, explaining: Bool = false
+  ) throws -> (values: [Value], statistics: QueryStatistics) {
     var query = query
     if query.limit != nil, query.orderBys.allSatisfy(\.field.isDocumentID),
       let field = functions.lazy.compactMap(\.field).first
@@ -73,14 +82,14 @@ extension StoreReader {
       query.explicitOrderBys = [OrderBy(field: field, descending: false)]
     }
     if functions.allSatisfy({ $0 == .count }) {
-      let execution = QueryExecution(reader: self, query: query)
+      let execution = QueryExecution(reader: self, query: query, explaining: explaining)
       if let count = try execution.countFromIndexes(requireIndexes: requireIndexes) {
-        return functions.map { _ in .integer(Int64(count)) }
+        return (functions.map { _ in .integer(Int64(count)) }, execution.statistics)
       }
     }
     let fields = functions.compactMap(\.field)
-    let execution = QueryExecution(reader: self, query: query, reading: fields)
-    let documents = try execution.run(requireIndexes: requireIndexes).queryDocuments
-    return functions.map { $0.result(over: documents) }
+    let execution = QueryExecution(reader: self, query: query, reading: fields, explaining: explaining)
+    let result = try execution.run(requireIndexes: requireIndexes)
+    return (functions.map { $0.result(over: result.queryDocuments) }, result.statistics)
   }
 }

@@ -107,14 +107,12 @@ extension QueryExecution {
     }
   }
 
-  /// Whether a key range built from these range filters (on one field) holds exactly the
-  /// values they admit: within their type class, except that NaN sorts below every
-  /// number, so numbers need a lower bound to leave it out.
-  private static func boundsAreExact(_ ranges: [FieldFilter]) -> Bool {
+  /// Whether a key range built from these range filters holds exactly the values they
+  /// admit: when they are on one field (the planner bounds each range within its type
+  /// class, and leaves NaN, which no range matches, out of number ranges).
+  static func boundsAreExact(_ ranges: [FieldFilter]) -> Bool {
     guard let first = ranges.first else { return true }
-    guard ranges.allSatisfy({ $0.field == first.field }) else { return false }
-    return !first.value.isNumber
-      || ranges.contains { $0.op == .greaterThan || $0.op == .greaterThanOrEqual }
+    return ranges.allSatisfy { $0.field == first.field }
   }
 
   /// The stream's next candidate, or `nil` when it has no more.

@@ -62,11 +62,15 @@ final class QueryExecution {
   typealias PlannedRead = (plan: AccessPlan, collection: (number: CollectionNumber, path: ResourcePath)?)
 
   /// The plans of every conjunction, each for the collections it reads.
-  private func plans(requireIndexes: Bool) throws -> [[PlannedRead]] {
+  ///
+  /// - Parameter preferring: plans to take before any other that fits (see `QueryPlanner`).
+  func plans(requireIndexes: Bool, preferring: ((AccessPlan, [FieldFilter]) -> Bool)? = nil) throws
+    -> [[PlannedRead]]
+  {
     let conjunctions = Self.disjunctiveNormalForm(query.filters)
     let indexes = try reader.store.catalog.current(in: txn)
     let planner = QueryPlanner(
-      txn: txn, tables: tables, order: order.orderBys, limit: query.limit, indexes: indexes)
+      txn: txn, tables: tables, order: order.orderBys, limit: query.limit, indexes: indexes, preferring: preferring)
     if requireIndexes {
       for conjunction in conjunctions {
         if let missing = planner.missingIndex(conjunction, target: query.target, indexes: indexes) {
@@ -117,62 +121,7 @@ final class QueryExecution {
       documents: matches.map(\.bytes), statistics: statistics, queryDocuments: matches.map(\.document))
   }
 
-  /// The number of results, counted from index entries alone when every plan answers
-  /// the query by itself (equalities on its own keys, no cursors): no document is read.
-  /// `nil` when some plan needs the documents.
-  func countFromIndexes(requireIndexes: Bool) throws -> Int? {
-    guard query.startAt == nil, query.endAt == nil else { return nil }
-    let reads = try plans(requireIndexes: requireIndexes)
-    guard reads.count == 1, let conjunction = Self.disjunctiveNormalForm(query.filters).first else { return nil }
-    var total = 0
-    for (plan, _) in reads[0] {
-      guard let ranges = coveringRanges(plan, conjunction) else { return nil }
-      let table = { if case .documents = plan.source { tables.documents } else { tables.indexEntries } }()
-      var cut = false
-      for range in ranges where !range.isEmpty {
-        try txn.walk(table, range, forward: true) { key, _ in
-          statistics.indexEntriesRead += 1
-          if table == tables.indexEntries, FieldIndex.mayBeTruncated(key) { cut = true }
-          total += 1
-          return !cut
-        }
-        if cut { return nil }
-      }
-    }
-    describe(reads)
-    let count = query.limit.map { min($0, total) } ?? total
-    statistics.resultsReturned = count
-    return count
-  }
-
-  /// The plan's ranges when its entries are exactly the results: it enforces every
-  /// filter itself and orders by nothing a document could lack beyond its own fields.
-  private func coveringRanges(_ plan: AccessPlan, _ filters: [FieldFilter]) -> [KeyRange]? {
-    let ordered = order.orderBys.dropLast().map(\.field)
-    switch plan.source {
-    case .documents(let range):
-      return filters.isEmpty && ordered.isEmpty ? [range] : nil
-    case .ids:
-      return nil
-    case .index(let field, let kind, _, let ranges):
-      let exact = kind == .value ? [FilterOperator.equal, .in] : [.arrayContains]
-      guard filters.allSatisfy({ $0.field == field && exact.contains($0.op) }), filters.count == 1,
-        ordered.allSatisfy({ $0 == field })
-      else { return nil }
-      return ranges
-    case .composite(let index, _, let rest, let ranges):
-      let prefixFields = index.definition.fields.dropLast(rest.count).map(\.path)
-      guard rest.isEmpty,
-        filters.allSatisfy({ filter in
-          prefixFields.contains(filter.field) && [.equal, .in, .arrayContains].contains(filter.op)
-        }),
-        Set(filters.map(\.field)).count == filters.count
-      else { return nil }
-      return ranges
-    }
-  }
-
-  private func describe(_ reads: [[PlannedRead]]) {
+  func describe(_ reads: [[PlannedRead]]) {
     guard explaining else { return }
     let plans = reads.joined().map { $0.plan.describe() }
     statistics.plan = plans.isEmpty ? "no collection to read" : Self.summarize(plans)

@@ -118,6 +118,7 @@ extension QueryPlanner {
         ? KeyRange(lower: bound, lowerInclusive: inclusive, upper: range.upper, upperInclusive: range.upperInclusive)
         : KeyRange(lower: range.lower, lowerInclusive: range.lowerInclusive, upper: bound, upperInclusive: inclusive)
       range = range.intersection(side)
+      if filter.value.isNumber { range = range.intersection(Self.aboveNaN(prefix, descending: descending)) }
     }
     return range
   }

@@ -51,6 +51,9 @@ struct QueryPlanner {
   let order: [OrderBy]
   let limit: Int?
   let indexes: IndexSet
+  /// Plans to take before any other that fits, whatever their estimates: a count takes one
+  /// whose keys alone answer it (`QueryExecution.countFromIndexes`).
+  var preferring: ((AccessPlan, [FieldFilter]) -> Bool)? = nil
 
   /// Sampling stops here: a range with more entries counts as large.
   static let sampleLimit = 100
@@ -64,7 +67,7 @@ struct QueryPlanner {
     }
     // A declared index read in query order that covers every filter stops at the limit:
     // taken without weighing the others, as production Firestore takes it.
-    if limit != nil,
+    if limit != nil, preferring == nil,
       let served = candidates.first(where: { plan in
         plan.forward != nil && filters.allSatisfy { covers(plan, $0) }
       })
@@ -97,14 +100,17 @@ struct QueryPlanner {
   /// The best plan on a collection-group index, which reads the whole group at once; `nil`
   /// when none fits.
   func groupPlan(_ filters: [FieldFilter], collectionID: String) throws -> AccessPlan? {
-    let candidates = try indexes.indexes(for: collectionID, scope: .collectionGroup).compactMap {
+    var candidates = try indexes.indexes(for: collectionID, scope: .collectionGroup).compactMap {
       try compositePlan($0, filters, collection: nil)
     }
+    // None preferred: the group's collections may each have one.
+    if let preferring { candidates = candidates.filter { preferring($0, filters) } }
     return candidates.isEmpty ? nil : best(candidates, filters)
   }
 
   private func best(_ plans: [AccessPlan], _ filters: [FieldFilter]) -> AccessPlan {
-    var candidates = plans
+    let preferred = preferring.map { preferring in plans.filter { preferring($0, filters) } } ?? []
+    var candidates = preferred.isEmpty ? plans : preferred
     for index in candidates.indices where candidates[index].eachRangeForward != nil {
       if let limit {
         // A walk in query order stops at the limit; a merge of several reads one more a range.
@@ -269,8 +275,21 @@ struct QueryPlanner {
         ? KeyRange(lower: key, lowerInclusive: inclusive, upper: typeClass.upper, upperInclusive: false)
         : KeyRange(lower: typeClass.lower, lowerInclusive: true, upper: key, upperInclusive: inclusive)
       range = range.intersection(typeClass).intersection(bound)
+      if filter.value.isNumber { range = range.intersection(Self.aboveNaN(prefix, descending: false)) }
     }
     return range
+  }
+
+  /// The keys after `prefix` that leave out NaN, which sorts below every number (above,
+  /// descending) and which no range matches: NaN's value is the label and a zero header
+  /// (`KeyCodec`), which no other number has, so the keys of every other number start
+  /// at the label and header 1.
+  static func aboveNaN(_ prefix: [UInt8], descending: Bool) -> KeyRange {
+    let label = KeyCodec.Label.number.rawValue
+    let all = KeyRange.prefixed(prefix)
+    return descending
+      ? KeyRange(lower: all.lower, lowerInclusive: true, upper: prefix + [~label, 0xFF, 0xFF], upperInclusive: false)
+      : KeyRange(lower: prefix + [label, 0x00, 0x01], lowerInclusive: true, upper: all.upper, upperInclusive: false)
   }
 
   /// The exact number of entries under exact keys.

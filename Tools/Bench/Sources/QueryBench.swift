@@ -212,6 +212,10 @@ struct QueryBench {
     case .inOwners: "ownerId in \(workload.ownerSets[choice])"
     case .arrayContains: "tag \(workload.tags[choice])"
     case .countGroup: "no parameter"
+    case .countRangeUser: "ownerId \(workload.owners[choice]), likes >= \(workload.likeFloors[choice])"
+    case .countRangeGroup: "likes >= \(workload.likeFloors[choice])"
+    case .countCompositeUser, .countCompositeGroup:
+      "ownerId \(workload.owners[choice]), createdAt >= \(workload.createdFloor(choice))"
     }
   }
 

@@ -13,6 +13,10 @@ enum QueryKind: Int, CaseIterable {
   case arrayContains
   case countUser
   case countGroup
+  case countRangeUser
+  case countRangeGroup
+  case countCompositeUser
+  case countCompositeGroup
 
   /// The row's name (what `--only` matches).
   var name: String {
@@ -25,10 +29,19 @@ enum QueryKind: Int, CaseIterable {
     case .arrayContains: "array-contains tag, limit 20 (group posts)"
     case .countUser: "count published == true (users/X/posts)"
     case .countGroup: "count published == true (group posts)"
+    case .countRangeUser: "count likes >= a (users/X/posts)"
+    case .countRangeGroup: "count likes >= a (group posts)"
+    case .countCompositeUser: "count == + createdAt >= t (users/X/posts)"
+    case .countCompositeGroup: "count == + createdAt >= t (group posts)"
     }
   }
 
-  var isCount: Bool { self == .countUser || self == .countGroup }
+  var isCount: Bool {
+    switch self {
+    case .countUser, .countGroup, .countRangeUser, .countRangeGroup, .countCompositeUser, .countCompositeGroup: true
+    default: false
+    }
+  }
 }
 
 /// Hearth through its public API: queries are built per call, as an app builds them
@@ -83,6 +96,18 @@ final class HearthQuerySubject {
       return database.collection("users/\(workload.owners[choice])/posts").whereField("published", isEqualTo: true)
     case .countGroup:
       return group.whereField("published", isEqualTo: true)
+    case .countRangeUser:
+      return database.collection("users/\(workload.owners[choice])/posts")
+        .whereField("likes", isGreaterThanOrEqualTo: workload.likeFloors[choice])
+    case .countRangeGroup:
+      return group.whereField("likes", isGreaterThanOrEqualTo: workload.likeFloors[choice])
+    case .countCompositeUser:
+      let owner = workload.owners[choice]
+      return database.collection("users/\(owner)/posts").whereField("ownerId", isEqualTo: owner)
+        .whereField("createdAt", isGreaterThanOrEqualTo: workload.createdFloor(choice))
+    case .countCompositeGroup:
+      return group.whereField("ownerId", isEqualTo: workload.owners[choice])
+        .whereField("createdAt", isGreaterThanOrEqualTo: workload.createdFloor(choice))
     }
   }
 
@@ -90,7 +115,7 @@ final class HearthQuerySubject {
   func run(_ kind: QueryKind, _ choice: Int) throws -> Int {
     switch kind {
     case .pointGet: return try database.document(workload.paths[choice]).getDocument().exists ? 1 : 0
-    case .countUser, .countGroup: return try query(kind, choice).count.getAggregation().count.intValue
+    case _ where kind.isCount: return try query(kind, choice).count.getAggregation().count.intValue
     default: return try query(kind, choice).getDocuments().count
     }
   }
@@ -101,7 +126,7 @@ final class HearthQuerySubject {
     case .pointGet:
       let snapshot = try database.document(workload.paths[choice]).getDocument()
       return snapshot.exists ? [snapshot.reference.path] : []
-    case .countUser, .countGroup: return ["count \(try run(kind, choice))"]
+    case _ where kind.isCount: return ["count \(try run(kind, choice))"]
     default: return try query(kind, choice).getDocuments().documents.map(\.reference.path)
     }
   }
@@ -110,7 +135,7 @@ final class HearthQuerySubject {
   /// written once with their number.
   func explain(_ kind: QueryKind, _ choice: Int) throws -> String {
     if kind == .pointGet { return "document read by key" }
-    let explanation = try query(kind, choice).explain()
+    let explanation = try kind.isCount ? query(kind, choice).count.explain() : query(kind, choice).explain()
     var steps: [(String, Int)] = []
     for step in explanation.plan.components(separatedBy: "; ") {
       if steps.last?.0 == step { steps[steps.count - 1].1 += 1 } else { steps.append((step, 1)) }
@@ -145,6 +170,7 @@ final class SQLiteQuerySubject {
       + "(collection_id, json_extract(data, '$.ownerId'), json_extract(data, '$.createdAt'))",
     "CREATE INDEX documents_group_likes ON documents (collection_id, json_extract(data, '$.likes'))",
     "CREATE INDEX documents_parent_published ON documents (parent, json_extract(data, '$.published'))",
+    "CREATE INDEX documents_parent_likes ON documents (parent, json_extract(data, '$.likes'))",
     "CREATE INDEX documents_group_published ON documents (collection_id, json_extract(data, '$.published'))",
     // Array membership: SQLite cannot index inside a JSON array (`json_each` in an EXISTS
     // is a per-row scan), so the common practice for an indexed tag lookup is a side table
@@ -185,6 +211,14 @@ final class SQLiteQuerySubject {
       return "SELECT count(*) FROM documents WHERE parent = ?1 AND \(published) = 1"
     case .countGroup:
       return "SELECT count(*) FROM documents WHERE collection_id = 'posts' AND \(published) = 1"
+    case .countRangeUser:
+      return "SELECT count(*) FROM documents WHERE parent = ?1 AND \(likes) >= ?2"
+    case .countRangeGroup:
+      return "SELECT count(*) FROM documents WHERE collection_id = 'posts' AND \(likes) >= ?1"
+    case .countCompositeUser:
+      return "SELECT count(*) FROM documents WHERE parent = ?1 AND \(owner) = ?2 AND \(created) >= ?3"
+    case .countCompositeGroup:
+      return "SELECT count(*) FROM documents WHERE collection_id = 'posts' AND \(owner) = ?1 AND \(created) >= ?2"
     }
   }
 
@@ -272,6 +306,18 @@ final class SQLiteQuerySubject {
     case .arrayContains: bind(statement, 1, workload.tags[choice])
     case .countUser: bind(statement, 1, "users/\(workload.owners[choice])/posts")
     case .countGroup: break
+    case .countRangeUser:
+      bind(statement, 1, "users/\(workload.owners[choice])/posts")
+      sqlite3_bind_int64(statement, 2, workload.likeFloors[choice])
+    case .countRangeGroup: sqlite3_bind_int64(statement, 1, workload.likeFloors[choice])
+    case .countCompositeUser:
+      let owner = workload.owners[choice]
+      bind(statement, 1, "users/\(owner)/posts")
+      bind(statement, 2, owner)
+      sqlite3_bind_int64(statement, 3, workload.createdFloorMicros(choice))
+    case .countCompositeGroup:
+      bind(statement, 1, workload.owners[choice])
+      sqlite3_bind_int64(statement, 2, workload.createdFloorMicros(choice))
     }
     return statement
   }

@@ -35,6 +35,10 @@ struct QueryWorkload {
   let ownerSets: [[String]]
   /// Half-open `likes` ranges `[a, b)` that hold ~4% of the posts each.
   let likeRanges: [(Int64, Int64)]
+  /// Random `likes` floors, for range counts (half the posts each, on average).
+  let likeFloors: [Int64]
+  /// Random post numbers, whose creation times are the floors of `createdAt` counts.
+  let createdFloors: [Int64]
   /// Random tags, for `array-contains`.
   let tags: [String]
   /// Random paths, for point gets.
@@ -61,10 +65,22 @@ struct QueryWorkload {
       let low = Int64.random(in: 0...4800, using: &random)
       return (low, low + 200)
     }
+    likeFloors = (0..<choices).map { _ in Int64.random(in: 0...5000, using: &random) }
+    let posts = Int64(max(social.documents.count, 1))
+    createdFloors = (0..<choices).map { _ in Int64.random(in: 0..<posts, using: &random) }
     let allTags = Array(Set(social.documents.flatMap { $0.fields["tags"] as! [String] })).sorted()
     tags = (0..<choices).map { _ in allTags.randomElement(using: &random)! }
     paths = (0..<choices).map { _ in social.documents.randomElement(using: &random)!.path }
   }
+
+  /// The creation time of post `createdFloors[choice]` (`SocialWorkload`'s times), whole
+  /// seconds.
+  func createdFloor(_ choice: Int) -> Timestamp {
+    Timestamp(seconds: 1_780_000_000 + createdFloors[choice], nanoseconds: 0)
+  }
+
+  /// `createdFloor` in microseconds, as the JSON has it.
+  func createdFloorMicros(_ choice: Int) -> Int64 { (1_780_000_000 + createdFloors[choice]) * 1_000_000 }
 
   /// The post as JSON text. `createdAt` is an integer of microseconds since the epoch, so
   /// that SQLite compares and orders it as a number, exactly as Hearth orders timestamps

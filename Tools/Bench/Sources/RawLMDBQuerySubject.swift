@@ -20,7 +20,8 @@ import Foundation
 ///   same over the collection group; `ownerId in [...]` merges one walk per owner);
 /// - `group_likes`: collection ID, 0, likes, path → empty;
 /// - `group_tags`: collection ID, 0, tag, 0, path → empty, one entry per distinct tag;
-/// - `parent_published`, `group_published`: scope, 0, published (one byte), path → empty.
+/// - `parent_published`, `group_published`: scope, 0, published (one byte), path → empty;
+/// - `parent_likes`: parent path, 0, likes, path → empty.
 ///
 /// Integers are 8 bytes big-endian with the sign bit flipped, so their bytes order as the
 /// numbers do; strings end with a 0 byte (the workload's have none inside), so a shorter
@@ -46,6 +47,7 @@ final class RawLMDBQuerySubject {
   private let groupTags: MDB_dbi
   private let parentPublished: MDB_dbi
   private let groupPublished: MDB_dbi
+  private let parentLikes: MDB_dbi
   /// The kept read transaction of `.renewed`, reset between queries; begun on first use.
   private var reader: OpaquePointer?
 
@@ -54,7 +56,7 @@ final class RawLMDBQuerySubject {
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     var env: OpaquePointer?
     check(mdb_env_create(&env), "mdb_env_create")
-    check(mdb_env_set_maxdbs(env, 8), "mdb_env_set_maxdbs")
+    check(mdb_env_set_maxdbs(env, 9), "mdb_env_set_maxdbs")
     check(mdb_env_set_mapsize(env, 8 << 30), "mdb_env_set_mapsize")
     check(mdb_env_open(env, directory, UInt32(MDB_NOTLS), 0o600), "mdb_env_open")
     self.env = env
@@ -72,6 +74,7 @@ final class RawLMDBQuerySubject {
     groupTags = open("group_tags")
     parentPublished = open("parent_published")
     groupPublished = open("group_published")
+    parentLikes = open("parent_likes")
     check(mdb_txn_commit(txn), "mdb_txn_commit")
   }
 
@@ -96,6 +99,7 @@ final class RawLMDBQuerySubject {
         for tag in row.tags { put(txn, groupTags, Key().string(row.collectionID).string(tag).path(path)) }
         put(txn, parentPublished, Key().string(row.parent).boolean(row.published).path(path))
         put(txn, groupPublished, Key().string(row.collectionID).boolean(row.published).path(path))
+        put(txn, parentLikes, Key().string(row.parent).integer(row.likes).path(path))
       }
       check(mdb_txn_commit(txn), "mdb_txn_commit")
     }
@@ -181,6 +185,19 @@ final class RawLMDBQuerySubject {
       return count(txn, parentPublished, prefix.range)
     case .countGroup:
       return count(txn, groupPublished, Key().string(group).boolean(true).range)
+    case .countRangeUser:
+      let prefix = Key().string("users/\(workload.owners[choice])/posts")
+      return count(txn, parentLikes, (prefix.integer(workload.likeFloors[choice]).bytes, prefix.range.1))
+    case .countRangeGroup:
+      let prefix = Key().string(group)
+      return count(txn, groupLikes, (prefix.integer(workload.likeFloors[choice]).bytes, prefix.range.1))
+    case .countCompositeUser:
+      let owner = workload.owners[choice]
+      let prefix = Key().string("users/\(owner)/posts").string(owner)
+      return count(txn, parentOwnerCreated, (prefix.integer(workload.createdFloorMicros(choice)).bytes, prefix.range.1))
+    case .countCompositeGroup:
+      let prefix = Key().string(group).string(workload.owners[choice])
+      return count(txn, groupOwnerCreated, (prefix.integer(workload.createdFloorMicros(choice)).bytes, prefix.range.1))
     }
   }
 

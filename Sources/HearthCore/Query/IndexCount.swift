@@ -1,0 +1,108 @@
+import HearthStorage
+
+/// Counts answered from index keys alone, without reading a document: when the one plan
+/// of every collection read holds exactly the query's results as entries (its key ranges
+/// enforce every filter and order-by field), the count is the number of entries in those
+/// ranges.
+///
+/// The entries under one key (one value of the indexed fields) are LMDB duplicates, and
+/// LMDB keeps their number with the key (`mdb_cursor_count`), so a count visits one entry
+/// per distinct key, not one per document: `published == true` over 100,000 documents is
+/// one seek, and `likes >= 500` one step per distinct number of likes. `explain()` counts
+/// the keys visited as the index entries read.
+extension QueryExecution {
+  /// The number of results, or `nil` when some plan needs the documents (an `or`, a
+  /// cursor, a filter the keys cannot prove, a key cut at LMDB's length limit at a bound
+  /// of its range).
+  func countFromIndexes(requireIndexes: Bool) throws -> Int? {
+    guard query.startAt == nil, query.endAt == nil else { return nil }
+    let reads = try plans(requireIndexes: requireIndexes) { [self] in coveringRanges($0, $1) != nil }
+    guard reads.count == 1, let conjunction = Self.disjunctiveNormalForm(query.filters).first else { return nil }
+    var total = 0
+    var documents: Cursor?
+    var entries: Cursor?
+    for (plan, _) in reads[0] {
+      guard let ranges = coveringRanges(plan, conjunction) else { return nil }
+      let cursor: Cursor
+      if case .documents = plan.source {
+        cursor = try documents ?? txn.cursor(tables.documents)
+        documents = cursor
+      } else {
+        cursor = try entries ?? txn.cursor(tables.indexEntries)
+        entries = cursor
+      }
+      // An `in` listing one value twice (`1` and `1.0`) gives one key range twice.
+      var counted: [KeyRange] = []
+      for range in ranges where !range.isEmpty && !counted.contains(range) {
+        counted.append(range)
+        let remaining = query.limit.map { $0 - total }
+        guard let count = try countEntries(cursor, range, upTo: remaining) else { return nil }
+        total += count
+      }
+      if let limit = query.limit, total >= limit { break }
+    }
+    describe(reads)
+    if !statistics.plan.isEmpty { statistics.plan += ", counted from its keys" }
+    let count = query.limit.map { min($0, total) } ?? total
+    statistics.resultsReturned = count
+    return count
+  }
+
+  /// The entries in `range`, one step per distinct key, stopping at `limit`.
+  ///
+  /// A key cut at the length limit stands for every value whose key starts with it: all
+  /// inside the range, unless the cut key is a prefix of one of the range's bounds (then
+  /// `nil`: the documents must be read).
+  private func countEntries(_ cursor: Cursor, _ range: KeyRange, upTo limit: Int?) throws -> Int? {
+    let distinct = cursor.table.isDuplicateSorted
+    func step() throws -> Cursor.Entry? { distinct ? try cursor.nextKey() : try cursor.next() }
+    var entry = try cursor.seek(atLeast: range.lower)
+    if !range.lowerInclusive, let (key, _) = entry, key.elementsEqual(range.lower) { entry = try step() }
+    var count = 0
+    while let (key, _) = entry, range.isBelowUpper(key) {
+      statistics.indexEntriesRead += 1
+      if distinct, FieldIndex.mayBeTruncated(key), range.lower.starts(with: key) || range.upper.starts(with: key) {
+        return nil
+      }
+      count += distinct ? try cursor.duplicateCount() : 1
+      if let limit, count >= limit { break }
+      entry = try step()
+    }
+    return count
+  }
+
+  /// The plan's ranges when its entries are exactly the results, each document once: it
+  /// enforces every filter itself (equalities, `in` and `array-contains` as exact keys,
+  /// one field's ranges as the bounds of one walk, NaN left out) and orders by nothing a
+  /// document could lack beyond the indexed fields.
+  private func coveringRanges(_ plan: AccessPlan, _ filters: [FieldFilter]) -> [KeyRange]? {
+    let exact = filters.filter { !$0.op.isRange }
+    let ranges = filters.filter(\.op.isRange)
+    guard Set(exact.map(\.field)).count == exact.count, Self.boundsAreExact(ranges) else { return nil }
+    let ordered = order.orderBys.dropLast().map(\.field)
+    switch plan.source {
+    case .documents(let range):
+      return filters.isEmpty && ordered.isEmpty ? [range] : nil
+    case .ids:
+      return nil
+    case .index(let field, let kind, _, let planRanges):
+      guard ordered.allSatisfy({ $0 == field }) else { return nil }
+      let onField = filters.allSatisfy { $0.field == field }
+      switch kind {
+      case .value:
+        let equality = exact.count == 1 && ranges.isEmpty && [.equal, .in].contains(exact[0].op)
+        let range = exact.isEmpty && !ranges.isEmpty
+        return onField && (equality || range) ? planRanges : nil
+      case .arrayElement:
+        return onField && ranges.isEmpty && exact.count == 1 && exact[0].op == .arrayContains ? planRanges : nil
+      }
+    case .composite(let index, _, let rest, let planRanges):
+      let prefixFields = index.definition.fields.dropLast(rest.count).map(\.path)
+      guard
+        exact.allSatisfy({ prefixFields.contains($0.field) && [.equal, .in, .arrayContains].contains($0.op) }),
+        ranges.allSatisfy({ $0.field == rest.first?.path })
+      else { return nil }
+      return planRanges
+    }
+  }
+}
