@@ -33,7 +33,7 @@ sdk=()
 
 mkdir -p "$work/symbols"
 "$extract" -module-name Hearth -target "$triple" "${sdk[@]}" -I "$modules" \
-  -Xcc -fmodule-map-file=Sources/CLMDB/module.modulemap -Xcc -fmodule-map-file=Sources/CZlib/module.modulemap \
+  -Xcc -fmodule-map-file=Sources/CLMDB/module.modulemap -Xcc -fmodule-map-file=Sources/CDeflate/module.modulemap \
   -minimum-access-level public -output-dir "$work/symbols"
 
 "$docc" convert Sources/Hearth/Hearth.docc --fallback-display-name Hearth --fallback-bundle-identifier hearth \

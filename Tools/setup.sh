@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what Hearth's build and tests need, when it is missing:
-# - system packages: LMDB (the storage engine), zlib (document checksums), libedit (the
+# - system packages: LMDB (the storage engine), libdeflate (document checksums), libedit (the
 #   doc shell's line editor), SQLite (the benchmark's baseline), gRPC's C core (`hearth
 #   serve`'s transport), pkg-config;
 # - Python's jsonschema (from PyPI), with which the tests check files against Schemas/,
@@ -14,12 +14,12 @@ cd "$(dirname "$0")/.."
 
 install_packages() {
   if [ "$(uname -s)" = "Darwin" ]; then
-    for formula in lmdb zlib libedit sqlite grpc pkg-config; do
+    for formula in lmdb libdeflate libedit sqlite grpc pkg-config; do
       brew list "$formula" >/dev/null 2>&1 || brew install "$formula"
     done
     return
   fi
-  local packages=(pkg-config liblmdb-dev zlib1g-dev libsqlite3-dev libedit-dev libgrpc-dev)
+  local packages=(pkg-config liblmdb-dev libdeflate-dev libsqlite3-dev libedit-dev libgrpc-dev)
   local missing=()
   for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -29,7 +29,11 @@ extension DocumentReference {
     on runner: any CallbackRunner, _ listener: @escaping (DocumentSnapshot?, Error?) -> Void
   ) -> ListenerRegistration {
     firestore.listen(runner, listener) {
-      (DocumentView(key: try validKey()), { [self] in DocumentSnapshot(reference: self, document: $0.document) })
+      let key = try validKey()
+      return (
+        DocumentView(key: key),
+        { [firestore] in DocumentSnapshot(database: firestore, key: key, document: $0.document) }
+      )
     }
   }
 

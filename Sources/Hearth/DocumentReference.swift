@@ -174,6 +174,6 @@ public final class DocumentReference: Hashable, Sendable, CustomStringConvertibl
   public func getDocument() throws -> DocumentSnapshot {
     let key = try validKey()
     let document = try firestore.engine().read { try $0.encodedDocument(key, hint: collectionHint) }
-    return DocumentSnapshot(reference: self, document: document)
+    return DocumentSnapshot(database: firestore, key: key, document: document)
   }
 }

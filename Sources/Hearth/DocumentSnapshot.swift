@@ -23,18 +23,26 @@ public struct SnapshotMetadata: Sendable, Equatable {
 ///
 /// `@unchecked Sendable`: immutable but for the decoded fields, which `decoded` guards.
 public class DocumentSnapshot: @unchecked Sendable {
-  /// The document this snapshot shows.
-  public let reference: DocumentReference
+  /// The database the document belongs to.
+  let firestore: Database
+  /// The document's key (a snapshot is only made of a valid path).
+  let key: DocumentKey
   let document: EncodedDocument?
   private let decoded = Mutex<[String: Any]?>(nil)
 
-  init(reference: DocumentReference, document: EncodedDocument?) {
-    self.reference = reference
+  init(database: Database, key: DocumentKey, document: EncodedDocument?) {
+    firestore = database
+    self.key = key
     self.document = document
   }
 
+  /// The document this snapshot shows: a new reference each time it is asked for, as
+  /// Firebase's SDKs make it (a query's results make none unless the caller asks; one
+  /// object less a result).
+  public var reference: DocumentReference { DocumentReference(database: firestore, key: key) }
+
   /// The document's ID, the last segment of its path.
-  public var documentID: String { reference.documentID }
+  public var documentID: String { key.documentID }
   /// Whether the document existed when it was read.
   public var exists: Bool { document != nil }
   /// Always committed data: no pending writes, never from a cache.
@@ -49,7 +57,7 @@ public class DocumentSnapshot: @unchecked Sendable {
     guard let document else { return nil }
     let fields = decoded.withLock { cached -> UncheckedFields in
       if let cached { return UncheckedFields(fields: cached) }
-      let fields = document.decode(using: UserDataWriter(database: reference.firestore)).fields
+      let fields = document.decode(using: UserDataWriter(database: firestore)).fields
       cached = fields
       return UncheckedFields(fields: fields)
     }
@@ -75,7 +83,7 @@ public class DocumentSnapshot: @unchecked Sendable {
       guard let parsed = try? FieldPath.parse(dotted: string) else { return nil }
       path = parsed
     case let fieldPath as FieldPath:
-      if fieldPath.isDocumentID { return reference.documentID }
+      if fieldPath.isDocumentID { return key.documentID }
       path = fieldPath
     default: return nil
     }
@@ -93,7 +101,7 @@ public class DocumentSnapshot: @unchecked Sendable {
 /// A document that a query returned: it always exists.
 public final class QueryDocumentSnapshot: DocumentSnapshot, @unchecked Sendable {
   init(database: Database, document: EncodedDocument) {
-    super.init(reference: DocumentReference(database: database, key: document.key), document: document)
+    super.init(database: database, key: document.key, document: document)
   }
 
   /// The document's fields, never `nil`.
@@ -171,7 +179,7 @@ private struct UncheckedFields: @unchecked Sendable {
 extension DocumentSnapshot: Hashable {
   /// Whether `a` and `b` show the same version of the same document.
   public static func == (a: DocumentSnapshot, b: DocumentSnapshot) -> Bool {
-    a.reference == b.reference && a.document == b.document
+    a.firestore == b.firestore && a.key == b.key && a.document == b.document
   }
 
   /// Hashes the reference and the update time.

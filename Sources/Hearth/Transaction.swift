@@ -39,7 +39,7 @@ public final class Transaction {
     let key = try database.key(of: document)
     let stored = try reader.encodedDocument(key)
     if stored == nil { missing.insert(key) }
-    return DocumentSnapshot(reference: document, document: stored)
+    return DocumentSnapshot(database: database, key: key, document: stored)
   }
 
   private func record(_ document: DocumentReference, _ make: () throws -> Write) -> Transaction {

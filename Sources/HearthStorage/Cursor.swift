@@ -54,6 +54,8 @@ package final class Cursor {
     try key.withUnsafeBytes { (k) in try move(MDB_SET_KEY, key: k) }
   }
 
+  package func seek(exactly key: UnsafeRawBufferPointer) throws -> Entry? { try move(MDB_SET_KEY, key: key) }
+
   /// In a duplicate-sorted table: the next value of the current key.
   package func nextDuplicate() throws -> Entry? { try move(MDB_NEXT_DUP) }
 

@@ -1,11 +1,11 @@
-import CZlib
+import CDeflate
 import Foundation
 
 /// The on-disk form of a document: the value stored in the `documents` table.
 ///
 /// ```
 /// document := version(1 byte = 1) checksum createTime updateTime fields
-/// checksum := CRC-32 (zlib's) of every byte after it, 4 bytes little-endian
+/// checksum := CRC-32 (zlib's, computed by libdeflate) of every byte after it, 4 bytes little-endian
 /// createTime, updateTime := zigzag varint, microseconds since the epoch
 /// fields := map body
 /// value := tag(1 byte) payload
@@ -71,11 +71,10 @@ package enum DocumentCodec {
     bytes.withUnsafeBytes { checksum(of: UnsafeRawBufferPointer(rebasing: $0[offset...])) }
   }
 
-  /// zlib's CRC-32 of `bytes`, the checksum a document's header holds (`package` for the
-  /// fuzzing harness, which gives arbitrary bodies a valid checksum).
+  /// The CRC-32 of `bytes` (zlib's, by libdeflate), the checksum a document's header holds
+  /// (`package` for the fuzzing harness, which gives arbitrary bodies a valid checksum).
   package static func checksum(of bytes: UnsafeRawBufferPointer) -> UInt32 {
-    guard let base = bytes.baseAddress, !bytes.isEmpty else { return UInt32(crc32(0, nil, 0)) }
-    return UInt32(crc32(0, base.assumingMemoryBound(to: Bytef.self), uInt(bytes.count)))
+    libdeflate_crc32(0, bytes.baseAddress, bytes.count)
   }
 
   static func encodeMap(_ fields: [String: Value], into writer: inout ByteWriter) {

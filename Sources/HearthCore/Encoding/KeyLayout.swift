@@ -145,6 +145,21 @@ enum KeyLayout {
     return key
   }
 
+  /// Calls `body` with `documentKey(collection, documentID)` built on the stack: a read by
+  /// key (one per query result) allocates nothing for its key.
+  static func withDocumentKey<R>(
+    _ collection: CollectionNumber, _ documentID: String, _ body: (UnsafeRawBufferPointer) throws -> R
+  ) rethrows -> R {
+    var id = documentID
+    return try id.withUTF8 { utf8 in
+      try withUnsafeTemporaryAllocation(byteCount: 8 + utf8.count, alignment: 1) { buffer in
+        withUnsafeBytes(of: collection.rawValue.bigEndian) { buffer.copyMemory(from: $0) }
+        UnsafeMutableRawBufferPointer(rebasing: buffer[8...]).copyMemory(from: UnsafeRawBufferPointer(utf8))
+        return try body(UnsafeRawBufferPointer(buffer))
+      }
+    }
+  }
+
   /// The parent key of the subcollections of a document (or of root collections).
   static func parentKey(_ collection: CollectionNumber, _ documentID: String) -> [UInt8] {
     documentKey(collection, documentID)

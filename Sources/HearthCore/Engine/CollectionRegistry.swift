@@ -173,17 +173,18 @@ private struct PathKey: Hashable, @unchecked Sendable {
 
 /// Remembers, for one reference, the number of its document's collection, so that
 /// repeated reads through the same reference skip the registry. Holds only committed
-/// numbers (set from read transactions), which never change.
-package final class CollectionHint: Sendable {
+/// numbers (set from read transactions), which never change. Stored inside the reference
+/// (not a class of its own): a query's results make one reference each, and an object
+/// more each would cost an allocation and a release per result.
+package struct CollectionHint: ~Copyable, Sendable {
   private let stored = Atomic<UInt64>(0)
 
   package init() {}
 
   var number: CollectionNumber? {
-    get {
-      let raw = stored.load(ordering: .relaxed)
-      return raw == 0 ? nil : CollectionNumber(rawValue: raw)
-    }
-    set { stored.store(newValue?.rawValue ?? 0, ordering: .relaxed) }
+    let raw = stored.load(ordering: .relaxed)
+    return raw == 0 ? nil : CollectionNumber(rawValue: raw)
   }
+
+  func remember(_ number: CollectionNumber) { stored.store(number.rawValue, ordering: .relaxed) }
 }

@@ -19,30 +19,42 @@ package struct StoreReader {
 
   /// Calls `body` with the stored bytes of the document at `key` (valid only inside
   /// `body`), so callers can decode them into what they need; `nil` when it does not
-  /// exist. `hint` remembers the collection's number for the next read of a reference.
+  /// exist.
+  package func withDocumentBytes<R>(_ key: DocumentKey, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R? {
+    guard let number = try registry.number(ofCollectionOf: key, in: txn) else { return nil }
+    return try withDocumentBytes(key, number, body)
+  }
+
+  /// `withDocumentBytes`, where `hint` remembers the collection's number for the next
+  /// read of a reference.
   package func withDocumentBytes<R>(
-    _ key: DocumentKey, hint: CollectionHint? = nil, _ body: (UnsafeRawBufferPointer) throws -> R
+    _ key: DocumentKey, hint: borrowing CollectionHint, _ body: (UnsafeRawBufferPointer) throws -> R
   ) throws -> R? {
-    let number: CollectionNumber
-    if let known = hint?.number {
-      number = known
-    } else {
-      guard let found = try registry.number(ofCollectionOf: key, in: txn) else { return nil }
-      if !(txn is WriteTransaction) { hint?.number = found }
-      number = found
+    if let known = hint.number { return try withDocumentBytes(key, known, body) }
+    guard let found = try registry.number(ofCollectionOf: key, in: txn) else { return nil }
+    if !(txn is WriteTransaction) { hint.remember(found) }
+    return try withDocumentBytes(key, found, body)
+  }
+
+  private func withDocumentBytes<R>(
+    _ key: DocumentKey, _ number: CollectionNumber, _ body: (UnsafeRawBufferPointer) throws -> R
+  ) throws -> R? {
+    try KeyLayout.withDocumentKey(number, key.documentID) { storageKey in
+      try txn.get(storageKey, in: tables.documents).map(body)
     }
-    guard let bytes = try txn.get(KeyLayout.documentKey(number, key.documentID), in: tables.documents) else {
-      return nil
-    }
-    return try body(bytes)
   }
 
   /// The document at `key` as verified bytes, decoded later by whoever reads it, or `nil`
-  /// when it does not exist. `hint` remembers the collection's number for the next read
-  /// of a reference.
+  /// when it does not exist.
   ///
   /// - Throws: `dataLoss` when its stored bytes are damaged.
-  package func encodedDocument(_ key: DocumentKey, hint: CollectionHint? = nil) throws -> EncodedDocument? {
+  package func encodedDocument(_ key: DocumentKey) throws -> EncodedDocument? {
+    try withDocumentBytes(key) { try EncodedDocument(key: key, verifying: $0) }
+  }
+
+  /// `encodedDocument`, where `hint` remembers the collection's number for the next read
+  /// of a reference.
+  package func encodedDocument(_ key: DocumentKey, hint: borrowing CollectionHint) throws -> EncodedDocument? {
     try withDocumentBytes(key, hint: hint) { try EncodedDocument(key: key, verifying: $0) }
   }
 

@@ -229,11 +229,12 @@ extension QueryExecution {
   /// entry never outlives its document within one snapshot, so this is only defensive).
   private func load(_ key: DocumentKey, number: CollectionNumber?, enforced: Bool = false) throws -> Candidate? {
     guard let number else { return nil }
-    let storageKey = KeyLayout.documentKey(number, key.documentID)
-    let found =
-      try documents.map { try $0.seek(exactly: storageKey)?.value } ?? txn.get(storageKey, in: tables.documents)
-    guard let bytes = found else { return nil }
-    return try match(key, bytes, enforced: enforced)
+    return try KeyLayout.withDocumentKey(number, key.documentID) { storageKey in
+      let found =
+        try documents.map { try $0.seek(exactly: storageKey)?.value } ?? txn.get(storageKey, in: tables.documents)
+      guard let bytes = found else { return nil }
+      return try match(key, bytes, enforced: enforced)
+    }
   }
 
   /// A document read: its bytes verified once, and the fields the query looks at decoded

@@ -1,4 +1,4 @@
-import CZlib
+import CDeflate
 import Foundation
 
 /// File work that must survive a crash: copies and small files flushed to disk before
@@ -6,13 +6,13 @@ import Foundation
 enum DurableFiles {
   /// The size and CRC-32 of a file; `sync` first flushes it to disk.
   static func checksum(ofFile path: String, sync: Bool) throws -> (bytes: Int, crc32: UInt32) {
-    var crc = crc32(0, nil, 0)
+    var crc: UInt32 = 0
     var total = 0
     try forEachPiece(ofFile: path, sync: sync) { piece in
-      crc = crc32(crc, piece.baseAddress!.assumingMemoryBound(to: Bytef.self), uInt(piece.count))
+      crc = libdeflate_crc32(crc, piece.baseAddress, piece.count)
       total += piece.count
     }
-    return (total, UInt32(crc))
+    return (total, crc)
   }
 
   /// Copies a file to `destination` and flushes it to disk.
