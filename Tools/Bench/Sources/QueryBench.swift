@@ -207,7 +207,7 @@ struct QueryBench {
   private func parameters(_ kind: QueryKind, _ choice: Int) -> String {
     switch kind {
     case .pointGet: workload.paths[choice]
-    case .userFeed, .groupFeed, .countUser: "ownerId \(workload.owners[choice])"
+    case .userFeed, .groupFeed, .countUser, .feedData, .feedCodable: "ownerId \(workload.owners[choice])"
     case .range: "likes \(workload.likeRanges[choice])"
     case .inOwners: "ownerId in \(workload.ownerSets[choice])"
     case .arrayContains: "tag \(workload.tags[choice])"

@@ -17,6 +17,8 @@ enum QueryKind: Int, CaseIterable {
   case countRangeGroup
   case countCompositeUser
   case countCompositeGroup
+  case feedData
+  case feedCodable
 
   /// The row's name (what `--only` matches).
   var name: String {
@@ -33,8 +35,18 @@ enum QueryKind: Int, CaseIterable {
     case .countRangeGroup: "count likes >= a (group posts)"
     case .countCompositeUser: "count == + createdAt >= t (users/X/posts)"
     case .countCompositeGroup: "count == + createdAt >= t (group posts)"
+    case .feedData: "feed page → data() / JSONSerialization"
+    case .feedCodable: "feed page → Codable Post / JSONDecoder"
     }
   }
+
+  /// The same question as `userFeed`, every result then decoded: Hearth's `data()` or
+  /// `data(as: Post.self)`, the others' JSON text parsed by `JSONSerialization` or decoded
+  /// by `JSONDecoder` into the same struct.
+  var isMaterialised: Bool { self == .feedData || self == .feedCodable }
+
+  /// The query whose results a row reads (the materialised rows read the feed's).
+  var question: QueryKind { isMaterialised ? .userFeed : self }
 
   var isCount: Bool {
     switch self {
@@ -73,9 +85,9 @@ final class HearthQuerySubject {
 
   private func query(_ kind: QueryKind, _ choice: Int) -> Query {
     let group = database.collectionGroup("posts")
-    switch kind {
-    case .pointGet:
-      preconditionFailure("a point get is not a query")
+    switch kind.question {
+    case .pointGet, .feedData, .feedCodable:
+      preconditionFailure("a point get is not a query; a materialised row asks its question")
     case .userFeed:
       let owner = workload.owners[choice]
       return database.collection("users/\(owner)/posts").whereField("ownerId", isEqualTo: owner)
@@ -116,6 +128,18 @@ final class HearthQuerySubject {
     switch kind {
     case .pointGet: return try database.document(workload.paths[choice]).getDocument().exists ? 1 : 0
     case _ where kind.isCount: return try query(kind, choice).count.getAggregation().count.intValue
+    case .feedData:
+      let documents = try query(kind, choice).getDocuments().documents
+      var fields = 0
+      for document in documents { fields += document.data().count }
+      precondition(fields == documents.count * 8)
+      return documents.count
+    case .feedCodable:
+      let documents = try query(kind, choice).getDocuments().documents
+      var likes = 0
+      for document in documents { likes &+= try document.data(as: Post.self).likes }
+      _ = likes
+      return documents.count
     default: return try query(kind, choice).getDocuments().count
     }
   }
@@ -190,6 +214,8 @@ final class SQLiteQuerySubject {
     let likes = "json_extract(data, '$.likes')"
     let published = "json_extract(data, '$.published')"
     switch kind {
+    case .feedData, .feedCodable:
+      return sql(.userFeed)
     case .pointGet:
       return "SELECT path, data FROM documents WHERE path = ?1"
     case .userFeed:
@@ -289,8 +315,8 @@ final class SQLiteQuerySubject {
   func checkpoint() { execute("PRAGMA wal_checkpoint(TRUNCATE)") }
 
   private func bindParameters(_ kind: QueryKind, _ choice: Int) -> OpaquePointer? {
-    let statement = statements[kind.rawValue]
-    switch kind {
+    let statement = statements[kind.question.rawValue]
+    switch kind.question {
     case .pointGet: bind(statement, 1, workload.paths[choice])
     case .userFeed:
       let owner = workload.owners[choice]
@@ -318,6 +344,8 @@ final class SQLiteQuerySubject {
     case .countCompositeGroup:
       bind(statement, 1, workload.owners[choice])
       sqlite3_bind_int64(statement, 2, workload.createdFloorMicros(choice))
+    case .feedData, .feedCodable:
+      preconditionFailure("a materialised row asks its question's statement")
     }
     return statement
   }
@@ -334,15 +362,18 @@ final class SQLiteQuerySubject {
     }
     var rows = 0
     var bytes = 0
+    var decoder = PostDecoder()
     while true {
       let status = sqlite3_step(statement)
       if status == SQLITE_DONE { break }
       precondition(status == SQLITE_ROW, String(cString: sqlite3_errmsg(db)))
+      var copies: [[UInt8]] = []
       for column in Int32(0)..<2 {
         let size = Int(sqlite3_column_bytes(statement, column))
-        let copy = [UInt8](UnsafeRawBufferPointer(start: sqlite3_column_text(statement, column), count: size))
-        bytes += copy.count
+        copies.append([UInt8](UnsafeRawBufferPointer(start: sqlite3_column_text(statement, column), count: size)))
       }
+      bytes += copies[0].count + copies[1].count
+      decoder.materialise(kind, path: copies[0], json: copies[1])
       rows += 1
     }
     precondition(rows == 0 || bytes > 0)
@@ -374,5 +405,43 @@ final class SQLiteQuerySubject {
     for statement in statements { sqlite3_finalize(statement) }
     statements = []
     sqlite3_close(db)
+  }
+}
+
+/// What the materialised rows do with each result's JSON text on the SQLite and raw-LMDB
+/// sides: `JSONSerialization` into a dictionary (beside Hearth's `data()`), or
+/// `JSONDecoder` into `Post` (beside `data(as: Post.self)`), the ID from the path as
+/// `@DocumentID` gives it and `createdAt` from its microseconds.
+struct PostDecoder {
+  private let decoder = JSONDecoder()
+
+  /// The JSON shape of a post (`createdAt` in microseconds).
+  private struct Row: Decodable {
+    var ownerId: String
+    var title: String
+    var body: String
+    var createdAt: Int64
+    var likes: Int
+    var tags: [String]
+    var ratings: [String: String]
+    var published: Bool
+  }
+
+  mutating func materialise(_ kind: QueryKind, path: [UInt8], json: [UInt8]) {
+    switch kind {
+    case .feedData:
+      let fields = try! JSONSerialization.jsonObject(with: Data(json)) as! [String: Any]
+      precondition(fields.count == 8)
+    case .feedCodable:
+      let row = try! decoder.decode(Row.self, from: Data(json))
+      let id = String(decoding: path.split(separator: UInt8(ascii: "/")).last!, as: UTF8.self)
+      let post = Post(
+        id: id, ownerId: row.ownerId, title: row.title, body: row.body,
+        createdAt: Date(timeIntervalSince1970: Double(row.createdAt) / 1e6), likes: row.likes, tags: row.tags,
+        ratings: row.ratings, published: row.published)
+      precondition(post.id != nil)
+    default:
+      break
+    }
   }
 }

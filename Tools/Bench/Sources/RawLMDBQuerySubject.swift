@@ -123,10 +123,12 @@ final class RawLMDBQuerySubject {
   /// the number of results (the count, for a count).
   func run(_ kind: QueryKind, _ choice: Int, _ transactions: Transactions = .renewed) -> Int {
     var bytes = 0
+    var decoder = PostDecoder()
     let results = query(kind, choice, transactions) { path, value in
       let pathCopy = [UInt8](UnsafeRawBufferPointer(start: path.mv_data, count: path.mv_size))
       let valueCopy = [UInt8](UnsafeRawBufferPointer(start: value.mv_data, count: value.mv_size))
       bytes += pathCopy.count + valueCopy.count
+      decoder.materialise(kind, path: pathCopy, json: valueCopy)
     }
     precondition(kind.isCount || results == 0 || bytes > 0)
     return results
@@ -150,7 +152,7 @@ final class RawLMDBQuerySubject {
     let txn = beginRead(transactions)
     defer { endRead(txn, transactions) }
     let group = "posts"
-    switch kind {
+    switch kind.question {
     case .pointGet:
       var path = workload.paths[choice]
       return path.withUTF8 { bytes in
@@ -198,6 +200,8 @@ final class RawLMDBQuerySubject {
     case .countCompositeGroup:
       let prefix = Key().string(group).string(workload.owners[choice])
       return count(txn, groupOwnerCreated, (prefix.integer(workload.createdFloorMicros(choice)).bytes, prefix.range.1))
+    case .feedData, .feedCodable:
+      preconditionFailure("a materialised row asks its question")
     }
   }
 
