@@ -57,7 +57,7 @@ public class DocumentSnapshot: @unchecked Sendable {
     guard let document else { return nil }
     let fields = decoded.withLock { cached -> UncheckedFields in
       if let cached { return UncheckedFields(fields: cached) }
-      let fields = document.decode(using: UserDataWriter(database: firestore)).fields
+      let fields = document.anyFields { [firestore] in DocumentReference(database: firestore, key: $0) }
       cached = fields
       return UncheckedFields(fields: fields)
     }
@@ -67,7 +67,7 @@ public class DocumentSnapshot: @unchecked Sendable {
   /// The document's fields as stored values, decoded afresh from its bytes (not kept),
   /// or `nil` when it does not exist: what `data(as:)` decodes, without building the
   /// `[String: Any]` of `data()`.
-  var storedFields: [String: Value]? { document?.decode(using: ValueBuilder()).fields }
+  var storedFields: [String: Value]? { document?.stored.fields }
 
   /// `data()`: Hearth resolves server timestamps at commit, so every behaviour is the same.
   public func data(with serverTimestampBehavior: ServerTimestampBehavior) -> [String: Any]? { data() }

@@ -4,7 +4,7 @@ import HearthCore
 /// Turns stored values into the Swift values users read: `NSNumber` for integers and
 /// doubles, `Bool`, `String`, `NSNull`, `Timestamp`, `Data`, `GeoPoint`,
 /// `DocumentReference`, `[Any]` and `[String: Any]` — as Firebase's API returns them. As a
-/// `FieldBuilder` it builds them straight from a document's bytes.
+/// `FieldBuilder` (`AnyBuilder`) they are built straight from a document's bytes.
 ///
 /// Numbers are `NSNumber`s, as Firebase hands them back on Apple platforms, so that the
 /// casts tutorial code relies on work on Linux too: `data()["likes"] as? Int`, `as? Int64`,
@@ -19,42 +19,17 @@ import HearthCore
 /// booleans are Foundation's `kCFBooleanTrue`, which on Apple platforms does cast to `1`.)
 /// `NSNumber(value:)` keeps the stored kind, which Hearth reads back when such a value is
 /// written again: an integer stays an integer and a double a double, `-0.0` keeps its sign.
-struct UserDataWriter: FieldBuilder {
-  /// One `NSNull` for every null read: on Linux each `NSNull()` is an allocation.
-  private static let null = NSNull()
-
+///
+/// The values themselves are built by HearthCore's `AnyBuilder`, from stored `Value`s here
+/// and straight from a document's bytes in `DocumentSnapshot.data()`.
+struct UserDataWriter {
   let database: Database
 
-  /// `mapValues` keeps the dictionary's hash table, so no key is hashed again.
-  func fields(_ fields: [String: Value]) -> [String: Any] {
-    fields.mapValues(value)
+  private var builder: AnyBuilder {
+    AnyBuilder { [database] in DocumentReference(database: database, key: $0) }
   }
 
-  func value(_ value: Value) -> Any {
-    switch value {
-    case .null: Self.null
-    case .boolean(let b): b
-    case .integer(let i): NSNumber(value: i)
-    case .double(let d): NSNumber(value: d)
-    case .timestamp(let t): t
-    case .string(let s): s
-    case .bytes(let d): d
-    case .reference(let key): reference(key)
-    case .geoPoint(let g): g
-    case .array(let elements): elements.map(self.value)
-    case .map(let map): fields(map)
-    }
-  }
+  func fields(_ fields: [String: Value]) -> [String: Any] { builder.fields(fields) }
 
-  func null() -> Any { Self.null }
-  func boolean(_ value: Bool) -> Any { value }
-  func integer(_ value: Int64) -> Any { NSNumber(value: value) }
-  func double(_ value: Double) -> Any { NSNumber(value: value) }
-  func timestamp(_ value: Timestamp) -> Any { value }
-  func string(_ value: String) -> Any { value }
-  func bytes(_ value: Data) -> Any { value }
-  func reference(_ key: DocumentKey) -> Any { DocumentReference(database: database, key: key) }
-  func geoPoint(_ value: GeoPoint) -> Any { value }
-  func array(_ elements: [Any]) -> Any { elements }
-  func map(_ fields: [String: Any]) -> Any { fields }
+  func value(_ value: Value) -> Any { builder.value(value) }
 }
