@@ -10,9 +10,13 @@ public struct FieldPath: Hashable, Sendable, CustomStringConvertible {
   public init(_ fieldNames: [String]) { segments = fieldNames }
 
   /// The document's ID (`__name__`), for queries and ordering.
-  public static func documentID() -> FieldPath { FieldPath(["__name__"]) }
+  public static func documentID() -> FieldPath { name }
 
-  package var isDocumentID: Bool { segments == ["__name__"] }
+  /// `documentID()`, made once: every query orders by it.
+  private static let name = FieldPath(["__name__"])
+
+  /// Whether this is `documentID()` (asked many times a query: no array is built to ask).
+  package var isDocumentID: Bool { segments.count == 1 && segments[0] == "__name__" }
   package var isEmpty: Bool { segments.isEmpty }
   package var count: Int { segments.count }
   package var first: String? { segments.first }

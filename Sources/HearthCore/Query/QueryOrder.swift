@@ -7,17 +7,18 @@ extension QueryModel {
   package var orderBys: [OrderBy] {
     var result = explicitOrderBys
     let descending = explicitOrderBys.last?.descending ?? false
-    let ordered = Set(result.map(\.field))
+    // A few order-bys at most: a linear search costs less than hashing field paths (this
+    // runs for every query).
+    func isOrdered(_ field: FieldPath) -> Bool { explicitOrderBys.contains { $0.field == field } }
     var inequalities: [FieldPath] = []
     for filter in filters.flatMap(\.fieldFilters) where filter.op.isInequality {
-      if !filter.field.isDocumentID, !ordered.contains(filter.field), !inequalities.contains(filter.field) {
+      if !filter.field.isDocumentID, !isOrdered(filter.field), !inequalities.contains(filter.field) {
         inequalities.append(filter.field)
       }
     }
-    for field in inequalities.sorted(by: { FieldPath.compare($0, $1) < 0 }) {
-      result.append(OrderBy(field: field, descending: descending))
-    }
-    if !ordered.contains(.documentID()) {
+    if inequalities.count > 1 { inequalities.sort { FieldPath.compare($0, $1) < 0 } }
+    for field in inequalities { result.append(OrderBy(field: field, descending: descending)) }
+    if !explicitOrderBys.contains(where: { $0.field.isDocumentID }) {
       result.append(OrderBy(field: .documentID(), descending: descending))
     }
     return result
