@@ -245,16 +245,15 @@ final class SQLiteSubject {
     }
   }
 
-  /// `threads` threads, each with its own connection (WAL, `synchronous=FULL`, a busy
-  /// timeout), each inserting its own rows, one per transaction: SQLite serializes the
-  /// writers on its WAL lock, each commit with its own sync.
-  func parallelDurableInserts(threads: Int, _ count: Int) throws {
-    let values = Unchecked((0..<count).map { workload.documents[$0 % workload.documents.count].encoded })
-    let path = path
-    try onThreads(threads) { thread in
+  /// One connection per writer thread (WAL, `synchronous=FULL`, a busy timeout) with its
+  /// statement prepared, opened before the row is timed, as Hearth's and LMDB's
+  /// environments are.
+  private var writerConnections: [(connection: OpaquePointer?, statement: OpaquePointer?)] = []
+
+  func openWriterConnections(_ count: Int) {
+    while writerConnections.count < count {
       var connection: OpaquePointer?
       precondition(sqlite3_open(path, &connection) == SQLITE_OK)
-      defer { sqlite3_close(connection) }
       sqlite3_busy_timeout(connection, 60_000)
       for pragma in ["PRAGMA journal_mode=WAL", "PRAGMA synchronous=FULL"] {
         precondition(sqlite3_exec(connection, pragma, nil, nil, nil) == SQLITE_OK)
@@ -263,7 +262,20 @@ final class SQLiteSubject {
       precondition(
         sqlite3_prepare_v2(connection, "INSERT OR REPLACE INTO documents VALUES (?, ?)", -1, &statement, nil)
           == SQLITE_OK)
-      defer { sqlite3_finalize(statement) }
+      writerConnections.append((connection, statement))
+    }
+  }
+
+  /// `threads` threads, each with its own connection (`openWriterConnections`), each
+  /// inserting its own rows, one per transaction: SQLite serializes the writers on its
+  /// WAL lock (a writer that finds it taken sleeps in its busy handler), each commit with
+  /// its own sync.
+  func parallelDurableInserts(threads: Int, _ count: Int) throws {
+    openWriterConnections(threads)
+    let values = Unchecked((0..<count).map { workload.documents[$0 % workload.documents.count].encoded })
+    let connections = Unchecked(writerConnections)
+    try onThreads(threads) { thread in
+      let (connection, statement) = connections.value[thread]
       let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
       for index in stride(from: thread, to: count, by: threads) {
         sqlite3_bind_text(statement, 1, "parallel/t\(thread)-d\(index)", -1, transient)
@@ -304,7 +316,13 @@ final class SQLiteSubject {
     precondition(count >= workload.documents.count)
   }
 
-  func close() { sqlite3_close(db) }
+  func close() {
+    for (connection, statement) in writerConnections {
+      sqlite3_finalize(statement)
+      sqlite3_close(connection)
+    }
+    sqlite3_close(db)
+  }
 }
 
 /// A value handed to the benchmark's threads, which only read it.
