@@ -9,6 +9,10 @@
 #    starts: that kill may land while it opens the database), KILLS times. After each
 #    kill the database must open, pass `check`, and hold every logged commit (the commit
 #    in flight may be there or not).
+# 1b. Kill -9, writer threads: a writer whose 8 threads make durable single-document
+#    commits at once (sharing group commits), each logging its own, is killed with SIGKILL
+#    KILLS/5 times (at least 5); after each kill every commit of every thread's log must be
+#    there, each thread's in commit-time order.
 # 2. Many processes: WORKERS processes run N transactions each that increment one counter
 #    and write an item (~12 KB; the map starts at 1 MiB and must grow), while another
 #    listens and reads, and others open the database and read one after another. The
@@ -95,6 +99,31 @@ echo "Kill -9: $kills kills survived; $acknowledged commits acknowledged ($found
 echo "  rather than acknowledged), $checked commit checks in all; the commit in flight had reached"
 echo "  the database at $present kills, and $in_recovery kills landed before the writer's first commit; $(elapsed "$begin") s"
 echo "  commits by kind: $kinds"
+
+# --- 1b. Kill -9, writer threads -------------------------------------------------------
+
+db="$work/threads.hearth"
+log="$work/threads.log"
+rm -rf "$db" "$log".t*
+threads=8
+thread_kills=$((kills / 5 > 5 ? kills / 5 : 5))
+echo "Kill -9, writer threads: $thread_kills kills of a writer with $threads threads"
+begin=$(now)
+for kill in $(seq 1 "$thread_kills"); do
+  "$torture" threads "$db" "$log" "$threads" >"$work/threads.out" 2>"$errors" &
+  writer=$!
+  for _ in $(seq 1 2000); do
+    if grep -q '^writing' "$work/threads.out" || ! kill -0 "$writer" 2>/dev/null; then break; fi
+    sleep 0.005
+  done
+  sleep "0.$(printf '%03d' $((50 + RANDOM % 451)))"
+  kill -0 "$writer" 2>/dev/null || { wait "$writer" || true; fail "threads kill $kill: the writer stopped by itself: $(cat "$errors")"; }
+  kill -9 "$writer"
+  wait "$writer" 2>/dev/null || true
+  summary="$("$torture" verify-threads "$db" "$log" "$threads")" || fail "threads kill $kill: $summary"
+done
+echo "Kill -9, writer threads: $thread_kills kills survived; $(field acknowledged "$summary") commits acknowledged by"
+echo "  $threads threads, all present after every kill; $(elapsed "$begin") s"
 
 # --- 2. Many processes ------------------------------------------------------------------
 

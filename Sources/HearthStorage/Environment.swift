@@ -17,6 +17,8 @@ import Synchronization
 ///   process to have ended, which the `gate` readers-writer lock guarantees
 ///   (Environment+Map.swift).
 /// - Stale reader slots left by dead processes are cleared at open and before growing.
+/// - Durable writes made at the same time by several threads may share one transaction
+///   and its syncs (`groupedWrite`, Environment+GroupCommit.swift).
 ///
 /// Write closures may run more than once (after a map growth), so they must compute
 /// everything they write from the transaction they are given.
@@ -63,7 +65,9 @@ package final class Environment: @unchecked Sendable {
   let gate = ReadWriteLock()
   /// Held shared while the environment is open (see `OpenLock`).
   private let openLock: OpenLock?
-  private let writerLock = NSLock()
+  let writerLock = NSLock()
+  /// The durable writes waiting to share a commit (Environment+GroupCommit.swift).
+  let groupQueue = GroupCommitQueue()
   private let syncsOnCommit: Bool
   private var currentSync: Bool
   private var tables: [String: Table] = [:]
@@ -289,7 +293,7 @@ package final class Environment: @unchecked Sendable {
   /// Takes the gate shared and begins a transaction with `start`, adopting a map that
   /// another process grew (`MDB_MAP_RESIZED`) and trying again. On return the gate is
   /// held: the caller releases it when the transaction has ended.
-  private func begin(
+  func begin(
     _ kind: String, _ start: (OpaquePointer, inout OpaquePointer?) -> Int32
   ) throws -> (env: OpaquePointer, txn: OpaquePointer) {
     while true {
@@ -380,7 +384,7 @@ package final class Environment: @unchecked Sendable {
   /// LMDB reports a short write as `EIO`; when the file system has (next to) no space
   /// left, that short write was a full disk, and it is reported as one (`ENOSPC`), not
   /// as damage. The failed commit wrote nothing its readers can see.
-  private func diskFullWhenOutOfSpace(_ code: Int32) -> Int32 {
+  func diskFullWhenOutOfSpace(_ code: Int32) -> Int32 {
     guard code == EIO else { return code }
     var fileSystem = statvfs()
     guard statvfs(path, &fileSystem) == 0 else { return code }
@@ -418,7 +422,7 @@ package final class Environment: @unchecked Sendable {
 
   /// Toggles `MDB_NOSYNC` when a write asks for another durability than the last one.
   /// Runs under the writer lock, the only place that reads or changes the flag.
-  private func setSyncOnCommit(_ env: OpaquePointer, _ durable: Bool) {
+  func setSyncOnCommit(_ env: OpaquePointer, _ durable: Bool) {
     guard durable != currentSync else { return }
     mdb_env_set_flags(env, UInt32(MDB_NOSYNC), durable ? 0 : 1)
     currentSync = durable

@@ -10,7 +10,8 @@ let tortureExecutable: URL? = hearthExecutable.map {
 }.flatMap { FileManager.default.isExecutableFile(atPath: $0.path) ? $0 : nil }
 
 /// The short forms of the crash harnesses (`Tools/crash-test.sh` runs the long ones): a
-/// writer killed with SIGKILL at random moments loses no acknowledged commit; four
+/// writer killed with SIGKILL at random moments loses no acknowledged commit, nor does
+/// one whose eight threads share group commits; four
 /// processes counting in transactions while a fifth listens lose no increment and no
 /// change; a reader killed inside its transaction leaves a slot that is cleared, and its
 /// snapshot's pages are reused.
@@ -117,6 +118,33 @@ struct CrashHarnessTests {
       #expect(verify.summary["ok"] == .bool(true))
       let count = Self.integer(verify.summary["acknowledged"])
       #expect(count > acknowledged, "seed \(seed), kill \(kill): no commit since the last kill")
+      acknowledged = count
+    }
+  }
+
+  /// Eight threads of one writer process make durable single-document commits at once
+  /// (so that they share group commits), each logging its own after `setData` returns;
+  /// the process is killed with SIGKILL at a random moment, three times. After each kill
+  /// `check` passes and every commit any thread acknowledged is there, with its own
+  /// commit time, after that thread's commit before it.
+  @Test func writerThreadsKilledAtRandomMomentsLoseNoAcknowledgedCommit() throws {
+    let scratch = try Scratch()
+    let log = scratch.path + "/log"
+    let threads = 8
+    func logged() -> Int { (0..<threads).reduce(0) { $0 + Self.loggedCommits(log + ".t\($1)") } }
+    var acknowledged = 0
+    for kill in 1...3 {
+      let writer = try Worker(["threads", scratch.database, log, "\(threads)"], scratch: scratch)
+      let deadline = Date().addingTimeInterval(60)
+      while logged() <= acknowledged + threads && writer.process.isRunning && Date() < deadline { usleep(2_000) }
+      usleep(UInt32.random(in: 0...200_000))
+      try #require(writer.killNow(), "kill \(kill): the writer stopped by itself: \(writer.errors)")
+
+      let verify = try run(["verify-threads", scratch.database, log, "\(threads)"], scratch: scratch)
+      #expect(verify.status == 0, "kill \(kill): \(verify.summary) \(verify.errors)")
+      #expect(verify.summary["ok"] == .bool(true))
+      let count = Self.integer(verify.summary["acknowledged"])
+      #expect(count > acknowledged, "kill \(kill): no commit since the last kill")
       acknowledged = count
     }
   }

@@ -4,6 +4,10 @@
 //   hearth-torture writer DB LOG SEED [COMMITS]   durable commits of every kind until killed;
 //                                                 each one logged (and fsynced) after it returns
 //   hearth-torture verify DB LOG                  check, and every logged commit is in DB
+//   hearth-torture threads DB LOG THREADS [COMMITS]
+//                                                 THREADS threads of durable single sets until
+//                                                 killed, each logging its own (LOG.t<T>)
+//   hearth-torture verify-threads DB LOG THREADS  check, and every thread's logged commit is in DB
 //   hearth-torture counter DB N ID [PAYLOAD]      N transactions incrementing counters/main
 //                                                 and writing workers/ID/items/i<k>
 //   hearth-torture listen DB WORKERS N [TIMEOUT]  listens until all WORKERS × N items arrive
@@ -18,6 +22,8 @@ import Foundation
 let usage = """
   usage: hearth-torture writer DB LOG SEED [COMMITS]
          hearth-torture verify DB LOG
+         hearth-torture threads DB LOG THREADS [COMMITS]
+         hearth-torture verify-threads DB LOG THREADS
          hearth-torture counter DB N ID [PAYLOAD_BYTES]
          hearth-torture listen DB WORKERS N [TIMEOUT_SECONDS]
          hearth-torture peek DB
@@ -38,6 +44,13 @@ func main(_ arguments: [String]) -> Int32 {
       return 0
     case ("verify", 3):
       return try Verifier.run(path: arguments[1], logPath: arguments[2]) ? 0 : 1
+    case ("threads", 4...5):
+      guard let threads = number(3), threads > 0, count == 4 || number(4) != nil else { break }
+      try ThreadedWriter.run(path: arguments[1], logPath: arguments[2], threads: threads, limit: number(4))
+      return 0
+    case ("verify-threads", 4):
+      guard let threads = number(3), threads > 0 else { break }
+      return try ThreadedWriter.verify(path: arguments[1], logPath: arguments[2], threads: threads) ? 0 : 1
     case ("counter", 4...5):
       guard let n = number(2), count == 4 || number(4) != nil else { break }
       try Counters.runCounter(path: arguments[1], count: n, worker: arguments[3], payloadBytes: number(4) ?? 8000)

@@ -86,7 +86,7 @@ import HearthStorage
 ///   The change log (`ChangeLog`), for other processes' listeners: every commit appends
 ///   the paths it changed under the next sequence number (big-endian, from 1), in the
 ///   commit's own transaction; the oldest entries past `ChangeLog.maxEntries` (10,000)
-///   are removed.
+///   are removed, once `ChangeLog.trimBatch` (64) more have gathered.
 ///     flags := bit 0: everything may have changed (an import that emptied the
 ///              database)
 ///     count := LEB128 varint, the number of paths

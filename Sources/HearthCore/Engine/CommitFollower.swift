@@ -6,6 +6,11 @@ package protocol CommitFollower: AnyObject, Sendable {
   /// wrote (`CommitChanges.documents`), which costs nothing it has not already built.
   var isFollowing: Bool { get }
 
+  /// Whether a commit of these documents reaches anything that follows: such a commit
+  /// ends its commit group (`DocumentStore.commit`), so that what follows it reads the
+  /// state exactly it left.
+  func follows(_ keys: [DocumentKey]) -> Bool
+
   /// Called by every commit path of `store` right after its commit, before the next
   /// commit of this process can begin, so that it sees one commit at a time, in order,
   /// on the state the commit left. `logSequence` is the commit's change-log entry (0:
@@ -30,6 +35,9 @@ extension DocumentStore {
 
   /// Whether a follower wants this commit's documents kept.
   var isFollowed: Bool { followerSlot.withLock { $0?.isFollowing ?? false } }
+
+  /// Whether a commit of these documents reaches the follower.
+  func follows(_ keys: [DocumentKey]) -> Bool { followerSlot.withLock { $0 }?.follows(keys) ?? false }
 
   /// Hands a commit's changes to the follower, if any. Called by every commit path right
   /// after its commit, before the next commit can begin.

@@ -180,9 +180,39 @@ package final class DocumentStore: Sendable {
   }
 
   /// Commits `writes` atomically.
+  ///
+  /// A durable commit shares its LMDB transaction and syncs with the durable commits
+  /// other threads of this process make at the same time (group commit: see
+  /// `Environment.groupedWrite`). Each is still its own Hearth commit, with its own commit
+  /// time, change-log entry and result; each returns only once the shared commit is
+  /// durable; one whose writes fail (a failed precondition, an invalid document) fails
+  /// alone and changes nothing. Relaxed commits cost no sync, so they gain nothing from
+  /// sharing, and take `transact`'s path, as transactions with a closure do (their
+  /// closure is the caller's, which must run on the caller's thread).
   @discardableResult
   package func commit(_ writes: [Write]) throws -> CommitResult {
-    try transact { _ in ((), writes) }.1
+    guard options.durable, !options.readOnly, !writes.isEmpty else { return try transact { _ in ((), writes) }.1 }
+    let keys = writes.map(\.key)
+    return try guarded {
+      let (commit, resolved) = try environment.groupedWrite(
+        weight: writes.count,
+        // A commit that listeners follow ends its group: their reader must see the state
+        // it left, not that of the commits after it in the group.
+        endsGroup: { [self] in follows(keys) },
+        afterCommit: { [self] (outcome: (CommitResult, [(ResourcePath, CollectionNumber)])) in
+          committed(
+            CommitChanges(keys: outcome.0.changedKeys, documents: outcome.0.documents),
+            logSequence: outcome.0.logSequence)
+        }
+      ) { [self] txn in
+        var resolved: [(ResourcePath, CollectionNumber)] = []
+        let commit = try Committer(store: self, txn: txn).apply(
+          writes, resolved: &resolved, keepingDocuments: isFollowed)
+        return (commit, resolved)
+      }
+      registry.remember(resolved)
+      return commit
+    }
   }
 
   /// Runs `body` with storage errors translated, after checking the store is open.

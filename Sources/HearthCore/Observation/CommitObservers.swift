@@ -130,6 +130,10 @@ package final class CommitObservers: CommitFollower {
 
   package var isFollowing: Bool { count > 0 }
 
+  package func follows(_ keys: [DocumentKey]) -> Bool {
+    !observers(touchedBy: CommitChanges(keys: keys)).isEmpty
+  }
+
   package func committed(_ changes: CommitChanges, logSequence: UInt64, store: DocumentStore) {
     notify(changes, store: store)
     poller.committed(logSequence)

@@ -163,6 +163,46 @@ import Testing
     }
   }
 
+  /// Durable sets from eight threads at once share group commits; a listener on the
+  /// collection that half of them write still sees every one of those commits alone, in
+  /// order (one more document per snapshot), and every write lands with a commit time of
+  /// its own.
+  @Test func durableSetsFromManyThreadsAllLandAndAListenerSeesEachCommit() throws {
+    try withDatabase { db in
+      let counts = Box<[Int]>([])
+      let registration = db.collection("feed").addSnapshotListener { snapshot, _ in
+        counts.mutate { $0.append(snapshot?.count ?? -1) }
+      }
+      defer { registration.remove() }
+      let errors = Box<[String]>([])
+      let (threads, each) = (8, 20)
+      let group = DispatchGroup()
+      for thread in 0..<threads {
+        group.enter()
+        Thread.detachNewThread {
+          defer { group.leave() }
+          for index in 0..<each {
+            let collection = thread % 2 == 0 ? "feed" : "other"
+            do {
+              try db.document("\(collection)/t\(thread)-\(index)").setData(["thread": thread, "index": index])
+            } catch {
+              errors.mutate { $0.append("\(error)") }
+            }
+          }
+        }
+      }
+      group.wait()
+      #expect(errors.value.isEmpty)
+      let watched = threads / 2 * each
+      for _ in 0..<1000 where counts.value.last != watched { usleep(10_000) }
+      #expect(counts.value == Array(0...watched))
+      let documents =
+        try db.collection("feed").getDocuments().documents + db.collection("other").getDocuments().documents
+      #expect(documents.count == threads * each)
+      #expect(Set(documents.compactMap(\.updateTime)).count == threads * each)
+    }
+  }
+
   @Test func concurrentAddDocumentsGetDistinctIDs() async throws {
     try await withDatabase(settings: relaxed) { db in
       let collection = db.collection("inbox")

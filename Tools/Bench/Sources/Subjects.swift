@@ -2,6 +2,7 @@ import CLMDB
 import CSQLite
 import Foundation
 import Hearth
+import Synchronization
 
 /// Hearth through its public API, as an app uses it.
 final class HearthSubject {
@@ -30,6 +31,18 @@ final class HearthSubject {
     for index in 0..<count {
       try database.collection("durable").document("d\(index)").setData(
         workload.documents[index % workload.documents.count].fields)
+    }
+  }
+
+  /// `threads` threads, each setting its own documents durably, one per commit: what
+  /// group commit shares.
+  func parallelDurableSets(threads: Int, _ count: Int) throws {
+    let fields = Unchecked((0..<count).map { workload.documents[$0 % workload.documents.count].fields })
+    let database = database
+    try onThreads(threads) { thread in
+      for index in stride(from: thread, to: count, by: threads) {
+        try database.collection("parallel").document("t\(thread)-d\(index)").setData(fields.value[index])
+      }
     }
   }
 
@@ -110,6 +123,30 @@ final class LMDBSubject {
     }
   }
 
+  /// `threads` threads, each making its own durable put transactions: LMDB serializes
+  /// them (each pays its syncs), the floor without group commit.
+  func parallelDurablePuts(threads: Int, _ count: Int) throws {
+    let env = Unchecked(env)
+    let dbi = dbi
+    let values = Unchecked((0..<count).map { workload.documents[$0 % keys.count].encoded })
+    try onThreads(threads) { thread in
+      for index in stride(from: thread, to: count, by: threads) {
+        var txn: OpaquePointer?
+        precondition(mdb_txn_begin(env.value, nil, 0, &txn) == 0)
+        var key = Array("parallel/t\(thread)-d\(index)".utf8)
+        var value = values.value[index]
+        key.withUnsafeMutableBytes { k in
+          value.withUnsafeMutableBytes { v in
+            var mk = MDB_val(mv_size: k.count, mv_data: k.baseAddress)
+            var mv = MDB_val(mv_size: v.count, mv_data: v.baseAddress)
+            precondition(mdb_put(txn, dbi, &mk, &mv, 0) == 0)
+          }
+        }
+        precondition(mdb_txn_commit(txn) == 0)
+      }
+    }
+  }
+
   /// One read transaction per get (reset and renewed, as Hearth does), copying the value
   /// out as any reader must.
   func gets(_ order: [Int]) throws {
@@ -160,8 +197,11 @@ final class SQLiteSubject {
   let workload: SocialWorkload
   private let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
+  let path: String
+
   init(path: String, workload: SocialWorkload) throws {
     self.workload = workload
+    self.path = path
     precondition(sqlite3_open(path, &db) == SQLITE_OK)
     execute("PRAGMA journal_mode=WAL")
     execute("PRAGMA synchronous=FULL")
@@ -205,6 +245,50 @@ final class SQLiteSubject {
     }
   }
 
+  /// One connection per writer thread (WAL, `synchronous=FULL`, a busy timeout) with its
+  /// statement prepared, opened before the row is timed, as Hearth's and LMDB's
+  /// environments are.
+  private var writerConnections: [(connection: OpaquePointer?, statement: OpaquePointer?)] = []
+
+  func openWriterConnections(_ count: Int) {
+    while writerConnections.count < count {
+      var connection: OpaquePointer?
+      precondition(sqlite3_open(path, &connection) == SQLITE_OK)
+      sqlite3_busy_timeout(connection, 60_000)
+      for pragma in ["PRAGMA journal_mode=WAL", "PRAGMA synchronous=FULL"] {
+        precondition(sqlite3_exec(connection, pragma, nil, nil, nil) == SQLITE_OK)
+      }
+      var statement: OpaquePointer?
+      precondition(
+        sqlite3_prepare_v2(connection, "INSERT OR REPLACE INTO documents VALUES (?, ?)", -1, &statement, nil)
+          == SQLITE_OK)
+      writerConnections.append((connection, statement))
+    }
+  }
+
+  /// `threads` threads, each with its own connection (`openWriterConnections`), each
+  /// inserting its own rows, one per transaction: SQLite serializes the writers on its
+  /// WAL lock (a writer that finds it taken sleeps in its busy handler), each commit with
+  /// its own sync.
+  func parallelDurableInserts(threads: Int, _ count: Int) throws {
+    openWriterConnections(threads)
+    let values = Unchecked((0..<count).map { workload.documents[$0 % workload.documents.count].encoded })
+    let connections = Unchecked(writerConnections)
+    try onThreads(threads) { thread in
+      let (connection, statement) = connections.value[thread]
+      let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+      for index in stride(from: thread, to: count, by: threads) {
+        sqlite3_bind_text(statement, 1, "parallel/t\(thread)-d\(index)", -1, transient)
+        _ = values.value[index].withUnsafeBytes {
+          sqlite3_bind_blob(statement, 2, $0.baseAddress, Int32($0.count), transient)
+        }
+        let rc = sqlite3_step(statement)
+        precondition(rc == SQLITE_DONE, String(cString: sqlite3_errmsg(connection)))
+        sqlite3_reset(statement)
+      }
+    }
+  }
+
   func selects(_ order: [Int]) throws {
     let statement = prepare("SELECT data FROM documents WHERE path = ?")
     defer { sqlite3_finalize(statement) }
@@ -232,5 +316,33 @@ final class SQLiteSubject {
     precondition(count >= workload.documents.count)
   }
 
-  func close() { sqlite3_close(db) }
+  func close() {
+    for (connection, statement) in writerConnections {
+      sqlite3_finalize(statement)
+      sqlite3_close(connection)
+    }
+    sqlite3_close(db)
+  }
+}
+
+/// A value handed to the benchmark's threads, which only read it.
+struct Unchecked<Value>: @unchecked Sendable {
+  let value: Value
+  init(_ value: Value) { self.value = value }
+}
+
+/// Runs `body(thread)` on `count` threads of their own (not a pool, which would cap them at
+/// the number of cores), and waits for them all; rethrows the first error.
+func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) throws -> Void) throws {
+  let group = DispatchGroup()
+  let failure = Mutex<(any Error)?>(nil)
+  for thread in 0..<count {
+    group.enter()
+    Thread.detachNewThread {
+      defer { group.leave() }
+      do { try body(thread) } catch { failure.withLock { $0 = $0 ?? error } }
+    }
+  }
+  group.wait()
+  if let error = failure.withLock({ $0 }) { throw error }
 }
