@@ -46,6 +46,7 @@ struct QueryBench {
     var rows: [Row] = []
     let (subjects, load) = try loadAll()
     defer { subjects.close() }
+    printFileSizes()
     if measuresLoad { rows.append(load) }
     for kind in kinds {
       let verified = try verify(kind, subjects)
@@ -102,6 +103,21 @@ struct QueryBench {
       name: Self.loadName, hearth: median(hearthRates), sqlite: median(sqliteRates), rawLMDB: median(rawLMDBRates),
       rawLMDBBegun: nil, results: nil)
     return (kept!, row)
+  }
+
+  /// The loaded databases' sizes on disk (the last load's files), for growth with data.
+  private func printFileSizes() {
+    let last = (measuresLoad ? max(arguments.loads, 1) : 1) - 1
+    func megabytes(_ paths: [String]) -> String {
+      let bytes = paths.compactMap { try? FileManager.default.attributesOfItem(atPath: $0)[.size] as? Int }.reduce(0, +)
+      return String(format: "%.0f MB", Double(bytes) / 1e6)
+    }
+    let hearth = root.appendingPathComponent("query-hearth-\(last)/data.mdb").path
+    let sqlite = root.appendingPathComponent("query-sqlite-\(last).db").path
+    let rawLMDB = root.appendingPathComponent("query-lmdb-\(last)/data.mdb").path
+    Swift.print(
+      "\nloaded files: Hearth \(megabytes([hearth])), SQLite \(megabytes([sqlite, sqlite + "-wal"])), "
+        + "raw LMDB \(megabytes([rawLMDB]))")
   }
 
   /// Compares the first `--verify` parameter choices' full answers, paths in order, of
