@@ -77,6 +77,7 @@ enum CompositeIndex {
     -> DocumentKey?
   {
     var segments: [String] = []
+    segments.reserveCapacity(8)
     var unescaped: [UInt8] = []
     var segmentStart = 0
     var position = 0

@@ -215,8 +215,11 @@ extension QueryExecution {
   /// meets one collection's documents together), else the registry's.
   private func groupNumber(_ key: DocumentKey, _ stream: CandidateStream) throws -> CollectionNumber? {
     let parent = key.path.segments.dropLast()
-    // IDs are equal by their UTF-8 bytes (Swift's `==` would equate canonical equivalents).
-    if let last = stream.lastCollection, last.path.elementsEqual(parent, by: { $0.utf8.elementsEqual($1.utf8) }) {
+    // IDs are equal by their UTF-8 bytes (Swift's `==` would equate canonical equivalents),
+    // compared with memcmp (a generic walk of the UTF-8 views cost ~1,300 instructions).
+    if let last = stream.lastCollection, last.path.count == parent.count,
+      zip(last.path, parent).allSatisfy({ Value.compareUTF8($0, $1) == 0 })
+    {
       return last.number
     }
     // The registry caches numbers by a slice of the document's path: no path is built.

@@ -21,11 +21,10 @@ extension QueryPlanner {
   /// How `index` fits the conjunction, or `nil` when it cannot serve it.
   func fit(_ index: DeclaredIndex, _ filters: [FieldFilter], collection: CollectionNumber?) -> CompositeFit? {
     let fields = index.definition.fields
-    var prefixes = [CompositeIndex.prefix(index, collection)]
-    var consumed: [FieldPath] = []
-    var position = 0
-    while position < fields.count {
-      let field = fields[position]
+    // The leading fields an equality, `in` or array filter fixes, each with its values.
+    var fixed: [(field: IndexDefinition.Field, values: [Value])] = []
+    while fixed.count < fields.count {
+      let field = fields[fixed.count]
       let values: [Value]
       if field.mode == .contains {
         guard let filter = filters.first(where: { $0.field == field.path && $0.op.isArrayOperator }) else { return nil }
@@ -37,6 +36,18 @@ extension QueryPlanner {
       } else {
         break
       }
+      fixed.append((field, values))
+    }
+    let rest = fields[fixed.count...]
+    guard !rest.contains(where: { $0.mode == .contains }) else { return nil }
+    // Order-by fields pinned by an equality do not order anything.
+    let ordered = order.dropLast().filter { orderBy in
+      !filters.contains { $0.field == orderBy.field && $0.op == .equal }
+    }
+    guard rest.elementsEqual(ordered, by: { $0.path == $1.field }) else { return nil }
+    // Only an index that fits builds its key prefixes.
+    var prefixes = [CompositeIndex.prefix(index, collection)]
+    for (field, values) in fixed {
       prefixes = prefixes.flatMap { prefix in
         values.map { value in
           var extended = prefix
@@ -44,16 +55,8 @@ extension QueryPlanner {
           return extended
         }
       }
-      consumed.append(field.path)
-      position += 1
     }
-    let rest = Array(fields[position...])
-    guard !rest.contains(where: { $0.mode == .contains }) else { return nil }
-    // Order-by fields pinned by an equality do not order anything.
-    let ordered = order.dropLast().filter { orderBy in
-      !filters.contains { $0.field == orderBy.field && $0.op == .equal }
-    }
-    guard rest.map(\.path) == ordered.map(\.field) else { return nil }
+    let consumed = fixed.map(\.field.path)
     var direction: Bool?
     let agreements = zip(rest, ordered).map { ($0.mode == .descending) == $1.descending }
     if agreements.allSatisfy({ $0 }) {
@@ -68,7 +71,8 @@ extension QueryPlanner {
     let equalityFields = filters.filter { [.equal, .in, .arrayContains, .arrayContainsAny].contains($0.op) }
       .map(\.field).filter { !$0.isDocumentID }
     return CompositeFit(
-      prefixes: prefixes, rest: rest, forward: prefixes.count == 1 ? direction : nil, eachPrefixForward: direction,
+      prefixes: prefixes, rest: Array(rest), forward: prefixes.count == 1 ? direction : nil,
+      eachPrefixForward: direction,
       coversFilters: equalityFields.allSatisfy(consumed.contains))
   }
 
