@@ -178,21 +178,32 @@ extension QueryExecution {
     let last = query.limitType == .last
     let near = last ? query.endAt : query.startAt
     let far = last ? query.startAt : query.endAt
-    var heads = CandidateHeap { [self] in walkOrder($0, $1) }
-    for (index, stream) in streams.enumerated() {
-      if let candidate = try next(stream) { heads.insert(candidate, stream: index) }
-    }
-    var results: [Candidate] = []
-    results.reserveCapacity(min(query.limit ?? 16, 256))
     // One walk meets each document once; several streams, or a whole plan read at once,
     // can meet one twice.
     let mayRepeat = streams.count > 1 || streams.contains(where: \.mayRepeat)
+    // A lone walk is read straight, without a heap to order it against others.
+    let alone = streams.count == 1 && !mayRepeat ? streams[0] : nil
+    var heads = CandidateHeap { [self] in walkOrder($0, $1) }
+    if alone == nil {
+      for (index, stream) in streams.enumerated() {
+        if let candidate = try next(stream) { heads.insert(candidate, stream: index) }
+      }
+    }
+    var results: [Candidate] = []
+    results.reserveCapacity(min(query.limit ?? 16, 256))
     var previous: DocumentKey?
     var refill: Int?
     while query.limit.map({ results.count < $0 }) ?? true {
-      if let stream = refill, let candidate = try next(streams[stream]) { heads.insert(candidate, stream: stream) }
-      guard let (candidate, stream) = heads.popFirst() else { break }
-      refill = stream
+      let candidate: Candidate
+      if let alone {
+        guard let read = try next(alone) else { break }
+        candidate = read
+      } else {
+        if let stream = refill, let read = try next(streams[stream]) { heads.insert(read, stream: stream) }
+        guard let (read, stream) = heads.popFirst() else { break }
+        refill = stream
+        candidate = read
+      }
       // Copies of one document (met under several array elements, or by several
       // conjunctions of an OR) come out of the merge together.
       if mayRepeat {
