@@ -182,9 +182,9 @@ extension DocumentSnapshot: Hashable {
     a.firestore == b.firestore && a.key == b.key && a.document == b.document
   }
 
-  /// Hashes the reference and the update time.
+  /// Hashes the document's key and the update time.
   public func hash(into hasher: inout Hasher) {
-    hasher.combine(reference)
+    hasher.combine(key)
     hasher.combine(updateTime)
   }
 }

@@ -71,38 +71,23 @@ extension QueryExecution {
     return count
   }
 
-  /// The plan's ranges when its entries are exactly the results, each document once: it
-  /// enforces every filter itself (equalities, `in` and `array-contains` as exact keys,
-  /// one field's ranges as the bounds of one walk, NaN left out) and orders by nothing a
-  /// document could lack beyond the indexed fields.
+  /// The plan's ranges when its entries are exactly the results, each document once: its
+  /// keys prove every filter (`keysProve`; NaN is left out of number ranges), none is an
+  /// `array-contains-any`, and it orders by nothing a document could lack beyond the
+  /// indexed fields.
   private func coveringRanges(_ plan: AccessPlan, _ filters: [FieldFilter]) -> [KeyRange]? {
-    let exact = filters.filter { !$0.op.isRange }
-    let ranges = filters.filter(\.op.isRange)
-    guard Set(exact.map(\.field)).count == exact.count, Self.boundsAreExact(ranges) else { return nil }
+    guard keysProve(plan, filters), !filters.contains(where: { $0.op == .arrayContainsAny }) else { return nil }
     let ordered = order.orderBys.dropLast().map(\.field)
     switch plan.source {
-    case .documents(let range):
-      return filters.isEmpty && ordered.isEmpty ? [range] : nil
-    case .ids:
-      return nil
-    case .index(let field, let kind, _, let planRanges):
+    case .documents, .ids:
+      guard ordered.isEmpty else { return nil }
+    case .index(let field, _, _, _):
       guard ordered.allSatisfy({ $0 == field }) else { return nil }
-      let onField = filters.allSatisfy { $0.field == field }
-      switch kind {
-      case .value:
-        let equality = exact.count == 1 && ranges.isEmpty && [.equal, .in].contains(exact[0].op)
-        let range = exact.isEmpty && !ranges.isEmpty
-        return onField && (equality || range) ? planRanges : nil
-      case .arrayElement:
-        return onField && ranges.isEmpty && exact.count == 1 && exact[0].op == .arrayContains ? planRanges : nil
-      }
-    case .composite(let index, _, let rest, let planRanges):
-      let prefixFields = index.definition.fields.dropLast(rest.count).map(\.path)
-      guard
-        exact.allSatisfy({ prefixFields.contains($0.field) && [.equal, .in, .arrayContains].contains($0.op) }),
-        ranges.allSatisfy({ $0.field == rest.first?.path })
-      else { return nil }
-      return planRanges
+    case .composite:
+      // The index's fields past its equality prefix are the order-by fields
+      // (`QueryPlanner.fit`).
+      break
     }
+    return plan.ranges
   }
 }

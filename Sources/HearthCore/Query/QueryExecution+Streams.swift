@@ -84,11 +84,16 @@ extension QueryExecution {
   }
 
   /// Whether every entry the plan reads (under a whole key) is a match with every
-  /// order-by field: its ranges are exact keys of each filter's values, or the bounds of
-  /// the range filters on the one field it walks, and it walks in query order, without
-  /// cursors to check.
+  /// order-by field: its keys prove the filters (`keysProve`), and it walks in query
+  /// order, without cursors to check.
   private func enforces(_ plan: AccessPlan, _ filters: [FieldFilter]) -> Bool {
-    guard query.startAt == nil, query.endAt == nil, plan.forward != nil else { return false }
+    query.startAt == nil && query.endAt == nil && plan.forward != nil && keysProve(plan, filters)
+  }
+
+  /// Whether the plan's key ranges prove every filter: they are exact keys of each
+  /// filter's values (one filter a field), or the bounds of the range filters on the one
+  /// field it walks. (`array-contains-any` may meet a document under several keys.)
+  func keysProve(_ plan: AccessPlan, _ filters: [FieldFilter]) -> Bool {
     let exact = filters.filter { !$0.op.isRange }
     let ranges = filters.filter(\.op.isRange)
     guard Set(exact.map(\.field)).count == exact.count, Self.boundsAreExact(ranges) else { return false }
