@@ -134,7 +134,7 @@ public final class CollectionReference: Query, @unchecked Sendable {
   public func listDocuments() throws -> [DocumentReference] {
     let path = try validPath()
     return try firestore.engine().read { try $0.documentIDs(inCollection: path) }
-      .map { DocumentReference(database: firestore, key: DocumentKey(path.appending($0))) }
+      .map { DocumentReference(database: firestore, key: DocumentKey(collection: path, id: $0)) }
   }
 }
 

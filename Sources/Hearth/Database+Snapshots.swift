@@ -27,7 +27,7 @@ public struct DamagedDocument: Sendable, Equatable, CustomStringConvertible {
 
   /// The error reading `key` threw, without the path its message starts with.
   init(_ key: DocumentKey, _ error: HearthError) {
-    path = key.path.canonical
+    path = key.description
     let prefix = "Document \(path) is damaged: "
     reason = error.message.hasPrefix(prefix) ? String(error.message.dropFirst(prefix.count)) : error.message
   }

@@ -43,7 +43,7 @@ public final class DocumentReference: Hashable, Sendable, CustomStringConvertibl
   }
 
   /// The path from the root, such as `users/alice`.
-  public var path: String { (try? parsed.get().path.canonical) ?? rawPath }
+  public var path: String { (try? parsed.get().description) ?? rawPath }
 
   /// The collection holding the document.
   public var parent: CollectionReference {

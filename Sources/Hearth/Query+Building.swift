@@ -257,7 +257,7 @@ extension Query {
           "Invalid query. When querying a collection by document ID you must provide a plain document ID, but "
             + "'\(id)' contains a '/' character.")
       }
-      return .reference(DocumentKey(collection.appending(id)))
+      return .reference(DocumentKey(collection: collection, id: id))
     case .group:
       let path = try ResourcePath.parse(id, what: "Document ID")
       guard path.count % 2 == 0 else {

@@ -118,8 +118,9 @@ package enum DocumentCodec {
       writer.bytes.append(contentsOf: data)
     case .reference(let key):
       writer.byte(Tag.reference.rawValue)
-      writer.varint(UInt64(key.path.count))
-      for segment in key.path.segments { writer.string(segment) }
+      writer.varint(UInt64(key.depth))
+      for segment in key.collectionPath.segments { writer.string(segment) }
+      writer.string(key.documentID)
     case .geoPoint(let point):
       writer.byte(Tag.geoPoint.rawValue)
       writer.fixed64(point.latitude.bitPattern)
@@ -345,6 +346,7 @@ package enum DocumentCodec {
       guard !segment.isEmpty else { throw reader.fail("empty segment in a reference") }
       segments.append(segment)
     }
-    return DocumentKey(ResourcePath(segments))
+    let id = segments.removeLast()
+    return DocumentKey(collection: ResourcePath(segments), id: id)
   }
 }

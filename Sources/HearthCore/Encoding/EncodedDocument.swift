@@ -3,17 +3,26 @@
 /// are built once, straight into what the caller wants (`Value`s, or the API's `Any`s).
 package struct EncodedDocument: Sendable, Equatable {
   package let key: DocumentKey
-  @usableFromInline let bytes: [UInt8]
+  /// The encoded document: its own array, or a slice of a buffer that holds every result
+  /// of one query (one allocation a query instead of one a result; the buffer lives as
+  /// long as any of its documents).
+  @usableFromInline let bytes: ArraySlice<UInt8>
 
   /// - Throws: `dataLoss` naming `key` when the bytes are damaged.
   package init(key: DocumentKey, verifying bytes: UnsafeRawBufferPointer) throws {
     try DocumentCodec.verify(bytes, key: key)
     self.key = key
-    self.bytes = Array(bytes)
+    self.bytes = Array(bytes)[...]
   }
 
   /// A document this process has just encoded (nothing to verify).
   init(key: DocumentKey, encoded bytes: [UInt8]) {
+    self.key = key
+    self.bytes = bytes[...]
+  }
+
+  /// A document whose bytes were verified when they were read.
+  init(key: DocumentKey, verified bytes: ArraySlice<UInt8>) {
     self.key = key
     self.bytes = bytes
   }

@@ -158,7 +158,12 @@ package enum KeyCodec {
 
   /// Appends a document key as `append(path:)` does: the tail of an index entry key.
   package static func append(documentKey: DocumentKey, descending: Bool = false, to bytes: inout [UInt8]) {
-    append(path: documentKey.path, descending: descending, to: &bytes)
+    let start = bytes.count
+    for segment in documentKey.collectionPath.segments { appendEscaped(segment, to: &bytes) }
+    appendEscaped(documentKey.documentID, to: &bytes)
+    bytes.append(0x00)
+    bytes.append(0x00)
+    if descending { complement(&bytes, from: start) }
   }
 
   /// Appends an unsigned integer as 8 big-endian bytes (fixed width, so prefix-free), for
@@ -196,7 +201,7 @@ package enum KeyCodec {
       }
     case .reference(let key):
       bytes.append(Label.reference.rawValue)
-      appendSegments(key.path, to: &bytes)
+      append(documentKey: key, to: &bytes)
     case .geoPoint(let point):
       bytes.append(Label.geoPoint.rawValue)
       appendBigEndian(orderedBits(point.latitude), to: &bytes)

@@ -33,7 +33,7 @@ enum ChangeLog {
     var writer = ByteWriter(capacity: 16 + changes.keys.count * 32)
     writer.byte(changes.everything ? 1 : 0)
     writer.varint(UInt64(changes.keys.count))
-    for key in changes.keys { writer.string(key.path.canonical) }
+    for key in changes.keys { writer.string(key.description) }
     try txn.put(KeyLayout.bigEndian(sequence), writer.bytes, in: table)
     let count = try txn.count(table)
     if count > maxEntries + trimBatch, let first = try cursor.first().flatMap({ KeyLayout.readBigEndian($0.key) }) {

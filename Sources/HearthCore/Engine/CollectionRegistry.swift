@@ -24,7 +24,7 @@ final class CollectionRegistry: Sendable {
   /// The number of the collection holding the document at `key`: looked up by a slice
   /// of the document's path, so that no collection path is built for a cached number.
   func number(ofCollectionOf key: DocumentKey, in txn: ReadTransaction) throws -> CollectionNumber? {
-    try number(of: PathKey(key.path.segments.dropLast()), in: txn)
+    try number(of: PathKey(key.collectionPath.segments[...]), in: txn)
   }
 
   private func number(of pathKey: PathKey, in txn: ReadTransaction) throws -> CollectionNumber? {

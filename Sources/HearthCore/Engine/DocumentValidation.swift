@@ -98,7 +98,7 @@ package enum DocumentValidation {
   }
 
   static func nameSize(_ key: DocumentKey) -> Int {
-    key.path.segments.reduce(16) { $0 + $1.utf8.count + 1 }
+    key.collectionPath.segments.reduce(17 + key.documentID.utf8.count) { $0 + $1.utf8.count + 1 }
   }
 
   static func mapSize(_ fields: [String: Value]) -> Int {

@@ -187,7 +187,7 @@ private struct IntegrityCheck {
         problem("documents: a document ID in \(collection) is not valid UTF-8")
         continue
       }
-      let key = DocumentKey(collection.appending(id))
+      let key = DocumentKey(collection: collection, id: id)
       let document: StoredDocument
       do {
         document = try DocumentCodec.decode(bytes, key: key)

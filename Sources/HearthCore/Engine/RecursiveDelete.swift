@@ -33,7 +33,7 @@ extension StoreReader {
       guard let id = KeyLayout.documentID(inKey: key) else {
         throw HearthError.dataLoss("A document key in collection \(path) is not valid UTF-8")
       }
-      keys.append(DocumentKey(path.appending(id)))
+      keys.append(DocumentKey(collection: path, id: id))
       entry = try cursor.next()
     }
     for (_, children) in try parentsWithChildren(in: number) where keys.count < limit {

@@ -71,7 +71,7 @@ package struct StoreReader {
       guard let id = KeyLayout.documentID(inKey: key) else {
         throw HearthError.dataLoss("A document key in collection \(path) is not valid UTF-8")
       }
-      if try !body(DocumentKey(path.appending(id)), value) { return }
+      if try !body(DocumentKey(collection: path, id: id), value) { return }
       entry = try cursor.next()
     }
   }

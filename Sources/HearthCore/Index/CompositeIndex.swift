@@ -31,7 +31,7 @@ enum CompositeIndex {
     if index.definition.scope == .collection {
       KeyCodec.append(string: key.documentID, descending: descending, to: &bytes)
     } else {
-      KeyCodec.append(path: key.path, descending: descending, to: &bytes)
+      KeyCodec.append(documentKey: key, descending: descending, to: &bytes)
     }
     return bytes
   }
@@ -43,7 +43,7 @@ enum CompositeIndex {
   {
     let descending = index.definition.namesDescending
     if index.definition.scope == .collection, let collectionPath, let id = plainID(data, descending: descending) {
-      return DocumentKey(collectionPath.appending(id))
+      return DocumentKey(collection: collectionPath, id: id)
     }
     guard descending else { return documentKey(index, names: data, in: collectionPath) }
     return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: data.count) { buffer in
@@ -100,14 +100,15 @@ enum CompositeIndex {
         unescaped.removeAll()
       case 0x00 where index.definition.scope == .collectionGroup && unescaped.isEmpty && pending.isEmpty:
         guard segments.count >= 2, segments.count % 2 == 0 else { return nil }
-        return DocumentKey(ResourcePath(segments))
+        let id = segments.removeLast()
+        return DocumentKey(collection: ResourcePath(segments), id: id)
       default: return nil
       }
       position += 2
       segmentStart = position
     }
     guard index.definition.scope == .collection, segments.count == 1, let collectionPath else { return nil }
-    return DocumentKey(collectionPath.appending(segments[0]))
+    return DocumentKey(collection: collectionPath, id: segments[0])
   }
 
   /// Every key of a document in `index` (none when it lacks an indexed field).

@@ -220,7 +220,7 @@ package enum ExtendedJSONCodec {
     case .timestamp(let t): return tagged("$timestamp", .string(RFC3339.format(t)))
     case .string(let s): return .string(s)
     case .bytes(let data): return tagged("$bytes", .string(data.base64EncodedString()))
-    case .reference(let key): return tagged("$ref", .string(key.path.canonical))
+    case .reference(let key): return tagged("$ref", .string(key.description))
     case .geoPoint(let point): return tagged("$geo", .array([.double(point.latitude), .double(point.longitude)]))
     case .array(let elements): return .array(elements.map(json(from:)))
     case .map(let fields):

@@ -134,13 +134,28 @@ package struct ResourcePath: Hashable, Sendable, CustomStringConvertible {
 
 /// The key of a document: a path with an even number of segments
 /// (`users/alice`, `users/alice/posts/p1`).
+///
+/// Held as the collection's path and the document's ID, so that the keys of one
+/// collection's documents (a query's results) share one path array instead of each
+/// allocating its own; `path` joins them when asked.
 package struct DocumentKey: Hashable, Sendable, Comparable, CustomStringConvertible {
-  package let path: ResourcePath
+  /// The path of the collection holding the document.
+  package let collectionPath: ResourcePath
+  /// The document's ID, the last segment of its path.
+  package let documentID: String
 
   /// A key from a path known to have an even, non-zero number of valid segments.
   package init(_ path: ResourcePath) {
     precondition(path.count >= 2 && path.count % 2 == 0, "not a document path: \(path)")
-    self.path = path
+    collectionPath = ResourcePath(Array(path.segments.dropLast()))
+    documentID = path.segments[path.count - 1]
+  }
+
+  /// The key of document `id` in collection `collection` (a valid collection path and ID).
+  package init(collection: ResourcePath, id: String) {
+    precondition(collection.count % 2 == 1, "not a collection path: \(collection)")
+    collectionPath = collection
+    documentID = id
   }
 
   /// Parses a document path string.
@@ -153,16 +168,50 @@ package struct DocumentKey: Hashable, Sendable, Comparable, CustomStringConverti
         "Invalid document reference. Document references must have an even number of segments, "
           + "but \(path) has \(path.count).")
     }
-    self.path = path
+    self.init(path)
   }
 
-  package var documentID: String { path.segments[path.count - 1] }
-  /// The path of the collection holding the document.
-  package var collectionPath: ResourcePath { ResourcePath(Array(path.segments.dropLast())) }
+  /// The document's whole path (built when asked).
+  package var path: ResourcePath { collectionPath.appending(documentID) }
+  /// The number of segments in the document's path.
+  package var depth: Int { collectionPath.count + 1 }
   /// The collection's ID, the group a collection-group query matches.
-  package var collectionGroup: String { path.segments[path.count - 2] }
+  package var collectionGroup: String { collectionPath.segments[collectionPath.count - 1] }
 
-  package var description: String { path.canonical }
+  package var description: String { collectionPath.canonical + "/" + documentID }
 
-  package static func < (a: DocumentKey, b: DocumentKey) -> Bool { a.path.compare(b.path) < 0 }
+  /// Equal when the IDs' and the collection paths' UTF-8 bytes are (the IDs first: they
+  /// tell apart most keys, and keys of one collection share their path).
+  package static func == (a: DocumentKey, b: DocumentKey) -> Bool {
+    Value.compareUTF8(a.documentID, b.documentID) == 0 && a.collectionPath == b.collectionPath
+  }
+
+  package func hash(into hasher: inout Hasher) {
+    hasher.combine(collectionPath)
+    var id = documentID
+    id.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+  }
+
+  /// -1, 0 or 1: the paths' order (segment by segment in UTF-8 byte order, then the
+  /// shorter first), without joining them.
+  package func compare(_ other: DocumentKey) -> Int {
+    let mine = collectionPath.segments
+    let theirs = other.collectionPath.segments
+    let shared = min(mine.count, theirs.count)
+    for index in 0..<shared {
+      let result = Value.compareUTF8(mine[index], theirs[index])
+      if result != 0 { return result }
+    }
+    if mine.count == theirs.count { return Value.compareUTF8(documentID, other.documentID) }
+    // One path goes on past the other's collection: the shorter one's ID meets a segment
+    // of the longer one's collection path.
+    if mine.count < theirs.count {
+      let result = Value.compareUTF8(documentID, theirs[shared])
+      return result != 0 ? result : -1
+    }
+    let result = Value.compareUTF8(mine[shared], other.documentID)
+    return result != 0 ? result : 1
+  }
+
+  package static func < (a: DocumentKey, b: DocumentKey) -> Bool { a.compare(b) < 0 }
 }

@@ -17,7 +17,7 @@ extension Value: Comparable, Hashable {
       return x.seconds != y.seconds ? order(x.seconds, y.seconds) : order(x.nanoseconds, y.nanoseconds)
     case (.string(let x), .string(let y)): return compareUTF8(x, y)
     case (.bytes(let x), .bytes(let y)): return compareBytes(x, y)
-    case (.reference(let x), .reference(let y)): return x.path.compare(y.path)
+    case (.reference(let x), .reference(let y)): return x.compare(y)
     case (.geoPoint(let x), .geoPoint(let y)):
       let latitude = compareDoubles(x.latitude, y.latitude)
       return latitude != 0 ? latitude : compareDoubles(x.longitude, y.longitude)

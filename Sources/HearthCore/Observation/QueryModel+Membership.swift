@@ -4,7 +4,7 @@ extension QueryModel {
   /// Whether a document at `key` is in the query's collection or collection group.
   package func isInScope(_ key: DocumentKey) -> Bool {
     switch target {
-    case .collection(let path): key.path.count == path.count + 1 && key.collectionPath == path
+    case .collection(let path): key.collectionPath == path
     case .group(let id): key.collectionGroup == id
     }
   }

@@ -89,7 +89,7 @@ extension StoreReader {
     }
     let fields = functions.compactMap(\.field)
     let execution = QueryExecution(reader: self, query: query, reading: fields, explaining: explaining)
-    let result = try execution.run(requireIndexes: requireIndexes)
-    return (functions.map { $0.result(over: result.queryDocuments) }, result.statistics)
+    let documents = try execution.matches(requireIndexes: requireIndexes).map(\.document)
+    return (functions.map { $0.result(over: documents) }, execution.statistics)
   }
 }

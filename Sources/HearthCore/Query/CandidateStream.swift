@@ -1,9 +1,10 @@
 import HearthStorage
 
-/// A document a query read: as the query sees it, and its verified bytes.
+/// A document a query read: as the query sees it, and its verified bytes in the read
+/// transaction's map (valid while the query runs; copied out once, all results together).
 struct Candidate {
   var document: QueryDocument
-  var bytes: EncodedDocument
+  var bytes: UnsafeRawBufferPointer
   /// Known to match every filter and to have every order-by field, so the merge does not
   /// check it again: its index entry proves it (and then only the fields the caller reads
   /// were decoded), or it was checked when its plan was read whole.
@@ -36,7 +37,7 @@ final class CandidateStream {
   /// An entry read past a cut key's documents, to take next.
   var held: Cursor.Entry?
   /// The collection of the last document a collection-group index named, and its number.
-  var lastCollection: (path: ArraySlice<String>, number: CollectionNumber)?
+  var lastCollection: (path: ResourcePath, number: CollectionNumber)?
   var nextID = 0
 
   init(_ source: Source, enforced: Bool = false) {

@@ -73,7 +73,7 @@ package struct PastReader {
       guard let (number, id) = located else {
         throw HearthError.dataLoss("A key of the version history is damaged")
       }
-      let key = DocumentKey(try store.registry.path(of: number, in: txn).appending(id))
+      let key = DocumentKey(collection: try store.registry.path(of: number, in: txn), id: id)
       let kept = try VersionHistory.version(number, id, at: time, in: txn, tables: store.tables)
       changes[write.storageKey] = (key, try kept?.map { try DocumentCodec.decode($0, key: key) } ?? nil)
     }

@@ -70,7 +70,7 @@ extension QueryExecution {
         kind == .value ? near.flatMap { indexSeek($0, field: field, prefix: prefix, ranges: ranges, path) } : nil
       let walker = try RangeWalker(txn, tables.indexEntries, ranges, forward: forward, start: start)
       return CandidateStream(
-        .entries(walker, number: number, name: { UTF8Text.string($0).map { DocumentKey(path.appending($0)) } }),
+        .entries(walker, number: number, name: { UTF8Text.string($0).map { DocumentKey(collection: path, id: $0) } }),
         enforced: enforced)
     case .composite(let declared, let prefixes, let rest, _):
       let start = near.flatMap { compositeSeek($0, declared, prefix: prefixes[index], rest: rest) }
@@ -129,7 +129,7 @@ extension QueryExecution {
     case .ids(let ids, let number, let path):
       while stream.nextID < ids.count {
         stream.nextID += 1
-        if let candidate = try load(DocumentKey(path.appending(ids[stream.nextID - 1])), number: number) {
+        if let candidate = try load(DocumentKey(collection: path, id: ids[stream.nextID - 1]), number: number) {
           return candidate
         }
       }
@@ -139,7 +139,7 @@ extension QueryExecution {
       guard let id = KeyLayout.documentID(inKey: key) else {
         throw HearthError.dataLoss("A document key in collection \(path) is not valid UTF-8")
       }
-      return try match(DocumentKey(path.appending(id)), bytes, enforced: stream.enforced)
+      return try match(DocumentKey(collection: path, id: id), bytes, enforced: stream.enforced)
     case .entries(let walker, let number, let name):
       while true {
         let entry: Cursor.Entry
@@ -230,17 +230,12 @@ extension QueryExecution {
   /// last one when the document is in the same collection (a walk on an equality prefix
   /// meets one collection's documents together), else the registry's.
   private func groupNumber(_ key: DocumentKey, _ stream: CandidateStream) throws -> CollectionNumber? {
-    let parent = key.path.segments.dropLast()
-    // IDs are equal by their UTF-8 bytes (Swift's `==` would equate canonical equivalents),
-    // compared with memcmp (a generic walk of the UTF-8 views cost ~1,300 instructions).
-    if let last = stream.lastCollection, last.path.count == parent.count,
-      zip(last.path, parent).allSatisfy({ Value.compareUTF8($0, $1) == 0 })
-    {
-      return last.number
-    }
-    // The registry caches numbers by a slice of the document's path: no path is built.
+    // Paths are equal by their IDs' UTF-8 bytes (Swift's `==` would equate canonical
+    // equivalents), compared with memcmp (a generic walk of the UTF-8 views cost ~1,300
+    // instructions).
+    if let last = stream.lastCollection, last.path == key.collectionPath { return last.number }
     guard let number = try reader.store.registry.number(ofCollectionOf: key, in: txn) else { return nil }
-    stream.lastCollection = (parent, number)
+    stream.lastCollection = (key.collectionPath, number)
     return number
   }
 
@@ -260,10 +255,10 @@ extension QueryExecution {
   /// (only those the caller reads, when its index entry vouches for the rest).
   private func match(_ key: DocumentKey, _ bytes: UnsafeRawBufferPointer, enforced: Bool) throws -> Candidate {
     statistics.documentsRead += 1
-    let encoded = try EncodedDocument(key: key, verifying: bytes)
+    try DocumentCodec.verify(bytes, key: key)
     let names = enforced ? readingProjection : projection
     let fields = names.isEmpty ? [:] : try DocumentCodec.decodeFields(bytes, key: key, named: names)
-    return Candidate(document: QueryDocument(key: key, fields: fields), bytes: encoded, enforced: enforced)
+    return Candidate(document: QueryDocument(key: key, fields: fields), bytes: bytes, enforced: enforced)
   }
 
   /// Whether `document` lies past `bound` on the far side (before a start cursor, after

@@ -22,7 +22,7 @@ final class QueryExecution {
   private let explaining: Bool
 
   /// - Parameters:
-  ///   - reading: the fields an aggregation reads from `QueryResult.queryDocuments`,
+  ///   - reading: the fields an aggregation reads from `matches`,
   ///     decoded beside the query's own. Documents that lack one are left out (before the
   ///     limit), as Firestore aggregates only documents that have every aggregated field.
   ///   - explaining: describe the plans in `statistics.plan`.
@@ -105,6 +105,13 @@ final class QueryExecution {
   }
 
   func run(requireIndexes: Bool) throws -> QueryResult {
+    let documents = Self.copiedOut(try matches(requireIndexes: requireIndexes))
+    return QueryResult(documents: documents, statistics: statistics)
+  }
+
+  /// The results in query order, as the query saw them; their bytes are valid only in
+  /// this transaction (an aggregation reads the decoded fields alone).
+  func matches(requireIndexes: Bool) throws -> [Candidate] {
     let reads = try plans(requireIndexes: requireIndexes)
     let planned = Array(reads.joined())
     // A lone plan may vouch for the filters itself (see `enforces`).
@@ -117,8 +124,31 @@ final class QueryExecution {
     if query.limitType == .last { matches.reverse() }
     describe(reads)
     statistics.resultsReturned = matches.count
-    return QueryResult(
-      documents: matches.map(\.bytes), statistics: statistics, queryDocuments: matches.map(\.document))
+    return matches
+  }
+
+  /// The results' bytes copied out of the read transaction into one buffer, which their
+  /// documents share.
+  static func copiedOut(_ matches: [Candidate]) -> [EncodedDocument] {
+    let total = matches.reduce(0) { $0 + $1.bytes.count }
+    let buffer = [UInt8](unsafeUninitializedCapacity: total) { buffer, initialized in
+      var position = 0
+      for match in matches where !match.bytes.isEmpty {
+        UnsafeMutableRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(buffer)[position...])
+          .copyMemory(from: match.bytes)
+        position += match.bytes.count
+      }
+      initialized = position
+    }
+    var documents: [EncodedDocument] = []
+    documents.reserveCapacity(matches.count)
+    var start = 0
+    for match in matches {
+      let end = start + match.bytes.count
+      documents.append(EncodedDocument(key: match.document.key, verified: buffer[start..<end]))
+      start = end
+    }
+    return documents
   }
 
   func describe(_ reads: [[PlannedRead]]) {

@@ -12,6 +12,4 @@ package struct QueryStatistics: Sendable {
 package struct QueryResult: Sendable {
   package var documents: [EncodedDocument]
   package var statistics: QueryStatistics
-  /// The same documents, decoded as the query saw them (for aggregations).
-  var queryDocuments: [QueryDocument] = []
 }

@@ -26,7 +26,7 @@ package enum ExportFormat {
   package static func line(_ document: StoredDocument) -> String {
     JSONWriter().string(
       from: .object([
-        ("path", .string(document.key.path.canonical)),
+        ("path", .string(document.key.description)),
         ("createTime", .string(RFC3339.format(document.createTime))),
         ("updateTime", .string(RFC3339.format(document.updateTime))),
         // As a map value, so that fields whose only name starts with `$` are written

@@ -125,7 +125,7 @@ private struct PathSighting {
 
   init(_ key: DocumentKey, line: Int) {
     var hasher = Hasher()
-    var path = key.path.canonical
+    var path = key.description
     path.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
     fingerprint = UInt64(bitPattern: Int64(hasher.finalize()))
     self.line = line

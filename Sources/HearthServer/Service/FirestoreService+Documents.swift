@@ -11,7 +11,7 @@ extension FirestoreService {
   ///   ID or data.
   package func createDocument(_ request: FirestoreV1.CreateDocumentRequest) throws -> FirestoreV1.Document {
     let id = request.documentID.isEmpty ? Self.autoID() : request.documentID
-    let key = DocumentKey(request.parent.appending(request.collectionID).appending(id))
+    let key = DocumentKey(collection: request.parent.appending(request.collectionID), id: id)
     let write = try checked(
       Write(key: key, kind: .set(request.fields), precondition: .exists(false)), in: request.database)
     return try written(write, in: request.database, mask: request.mask)

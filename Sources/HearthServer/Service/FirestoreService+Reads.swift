@@ -120,7 +120,7 @@ extension FirestoreService {
       var documents: [FirestoreV1.Document] = []
       for id in PageToken.ids(try snapshot.documentIDs(inCollection: collection), after: start) {
         guard documents.count < size else { break }
-        let key = DocumentKey(collection.appending(id))
+        let key = DocumentKey(collection: collection, id: id)
         if let stored = try snapshot.document(key) {
           documents.append(Self.document(stored, mask: request.mask?.fieldPaths))
         } else if request.showMissing {
