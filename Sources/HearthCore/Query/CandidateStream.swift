@@ -13,6 +13,10 @@ struct Candidate {
 
 /// The candidates of one plan, or of one range of it, in walk order: query order, or its
 /// reverse for `limit(toLast:)`. Several streams are merged (see `merge`).
+///
+/// Its state is read and written by one query on one thread, never across a call that
+/// could reach it again, so its properties skip the dynamic exclusivity check (~80
+/// instructions an access, paid per document).
 final class CandidateStream {
   enum Source {
     /// Index entries, each naming a document (in collection `number`, when known).
@@ -30,15 +34,15 @@ final class CandidateStream {
   let enforced: Bool
   /// Candidates read in advance (a cut key's documents, sorted; or a whole unordered
   /// plan), the next one last.
-  var ahead: [Candidate] = []
+  @exclusivity(unchecked) var ahead: [Candidate] = []
   /// Whether it can hold one document twice (a whole plan read at once, which met a
   /// document once for each array element it holds).
   var mayRepeat = false
   /// An entry read past a cut key's documents, to take next.
-  var held: Cursor.Entry?
+  @exclusivity(unchecked) var held: Cursor.Entry?
   /// The collection of the last document a collection-group index named, and its number.
-  var lastCollection: (path: ResourcePath, number: CollectionNumber)?
-  var nextID = 0
+  @exclusivity(unchecked) var lastCollection: (path: ResourcePath, number: CollectionNumber)?
+  @exclusivity(unchecked) var nextID = 0
 
   init(_ source: Source, enforced: Bool = false) {
     self.source = source
