@@ -1,3 +1,4 @@
+import Foundation
 import HearthStorage
 
 /// Entries of declared indexes (composite, and collection-group single-field ones), kind
@@ -76,16 +77,19 @@ enum CompositeIndex {
   )
     -> DocumentKey?
   {
+    guard let base = bytes.baseAddress else { return nil }
+    let isGroup = index.definition.scope == .collectionGroup
     var segments: [String] = []
     segments.reserveCapacity(8)
     var unescaped: [UInt8] = []
     var segmentStart = 0
     var position = 0
     while position + 1 < bytes.count {
-      guard bytes[position] == 0 else {
-        position += 1
-        continue
-      }
+      // The next zero byte (a segment's end, an escaped zero or the path's end), found by
+      // memchr rather than a byte-by-byte walk.
+      guard let zero = memchr(base + position, 0, bytes.count - position) else { break }
+      position = base.distance(to: UnsafeRawPointer(zero))
+      guard position + 1 < bytes.count else { break }
       let pending = UnsafeRawBufferPointer(rebasing: bytes[segmentStart..<position])
       switch bytes[position + 1] {
       case 0xFF:
@@ -98,7 +102,7 @@ enum CompositeIndex {
         guard let segment else { return nil }
         segments.append(segment)
         unescaped.removeAll()
-      case 0x00 where index.definition.scope == .collectionGroup && unescaped.isEmpty && pending.isEmpty:
+      case 0x00 where isGroup && unescaped.isEmpty && pending.isEmpty:
         guard segments.count >= 2, segments.count % 2 == 0 else { return nil }
         let id = segments.removeLast()
         return DocumentKey(collection: ResourcePath(segments), id: id)
