@@ -151,19 +151,14 @@ package enum KeyCodec {
   /// marker 0x00 0x00. Orders segment by segment, then the shorter path first, which is
   /// `ResourcePath.compare` (the `__name__` order); prefix-free.
   package static func append(path: ResourcePath, descending: Bool = false, to bytes: inout [UInt8]) {
-    let start = bytes.count
-    appendSegments(path, to: &bytes)
-    if descending { complement(&bytes, from: start) }
+    appendSegments(path.segments, then: nil, descending: descending, to: &bytes)
   }
 
-  /// Appends a document key as `append(path:)` does: the tail of an index entry key.
+  /// Appends a document key as `append(path:)` does its path (without joining it): the
+  /// tail of an index entry key.
   package static func append(documentKey: DocumentKey, descending: Bool = false, to bytes: inout [UInt8]) {
-    let start = bytes.count
-    for segment in documentKey.collectionPath.segments { appendEscaped(segment, to: &bytes) }
-    appendEscaped(documentKey.documentID, to: &bytes)
-    bytes.append(0x00)
-    bytes.append(0x00)
-    if descending { complement(&bytes, from: start) }
+    appendSegments(
+      documentKey.collectionPath.segments, then: documentKey.documentID, descending: descending, to: &bytes)
   }
 
   /// Appends an unsigned integer as 8 big-endian bytes (fixed width, so prefix-free), for
@@ -325,10 +320,17 @@ package enum KeyCodec {
 
   /// Each segment escaped, then 0x00 0x00: the end sorts below any segment (even an empty
   /// one, 0x00 0x01), so a path sorts before the paths it is a prefix of.
-  private static func appendSegments(_ path: ResourcePath, to bytes: inout [UInt8]) {
-    for segment in path.segments { appendEscaped(segment, to: &bytes) }
+  /// `segments` and then `last` as escaped strings, then the end marker 0x00 0x00, all
+  /// complemented when descending.
+  private static func appendSegments(
+    _ segments: [String], then last: String?, descending: Bool, to bytes: inout [UInt8]
+  ) {
+    let start = bytes.count
+    for segment in segments { appendEscaped(segment, to: &bytes) }
+    if let last { appendEscaped(last, to: &bytes) }
     bytes.append(0x00)
     bytes.append(0x00)
+    if descending { complement(&bytes, from: start) }
   }
 
   // MARK: - Primitives

@@ -21,10 +21,10 @@ final class CollectionRegistry: Sendable {
     try number(of: PathKey(path.segments[...]), in: txn)
   }
 
-  /// The number of the collection holding the document at `key`: looked up by a slice
-  /// of the document's path, so that no collection path is built for a cached number.
+  /// The number of the collection holding the document at `key` (a key holds its
+  /// collection's path, so none is built).
   func number(ofCollectionOf key: DocumentKey, in txn: ReadTransaction) throws -> CollectionNumber? {
-    try number(of: PathKey(key.collectionPath.segments[...]), in: txn)
+    try number(of: key.collectionPath, in: txn)
   }
 
   private func number(of pathKey: PathKey, in txn: ReadTransaction) throws -> CollectionNumber? {

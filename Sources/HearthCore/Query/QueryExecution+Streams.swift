@@ -230,8 +230,8 @@ extension QueryExecution {
   /// last one when the document is in the same collection (a walk on an equality prefix
   /// meets one collection's documents together), else the registry's.
   private func groupNumber(_ key: DocumentKey, _ stream: CandidateStream) throws -> CollectionNumber? {
-    // Paths are equal by their IDs' UTF-8 bytes (Swift's `==` would equate canonical
-    // equivalents), compared with memcmp (a generic walk of the UTF-8 views cost ~1,300
+    // `ResourcePath ==` compares IDs' UTF-8 bytes with memcmp (Swift's `String ==` would
+    // equate canonical equivalents; a generic walk of the UTF-8 views cost ~1,300
     // instructions).
     if let last = stream.lastCollection, last.path == key.collectionPath { return last.number }
     guard let number = try reader.store.registry.number(ofCollectionOf: key, in: txn) else { return nil }
