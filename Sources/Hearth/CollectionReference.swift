@@ -4,10 +4,12 @@ import HearthCore
 /// A collection's location: `db.collection("users")`, or a subcollection,
 /// `db.collection("users/alice/posts")`. It is also a query for all its documents.
 public final class CollectionReference: Query, @unchecked Sendable {
+  /// The path as given, for an invalid reference (a valid one's is its `ResourcePath`,
+  /// joined only when asked).
   private let rawPath: String
 
   init(database: Database, path: ResourcePath) {
-    rawPath = path.canonical
+    rawPath = ""
     super.init(database: database, model: QueryModel(target: .collection(path)))
   }
 
@@ -87,7 +89,7 @@ public final class CollectionReference: Query, @unchecked Sendable {
       try full.validate()
       return DocumentReference(database: firestore, key: DocumentKey(full))
     } catch {
-      return DocumentReference(database: firestore, invalid: error as! HearthError, path: "\(rawPath)/\(path)")
+      return DocumentReference(database: firestore, invalid: error as! HearthError, path: "\(self.path)/\(path)")
     }
   }
 

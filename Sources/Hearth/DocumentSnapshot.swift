@@ -27,14 +27,19 @@ public class DocumentSnapshot: @unchecked Sendable {
   let firestore: Database
   /// The document's key (a snapshot is only made of a valid path).
   let key: DocumentKey
-  let document: EncodedDocument?
+  /// The document's verified bytes; `nil` when it does not exist. Held apart from its key
+  /// (`document` pairs them) so that a snapshot keeps one key, not two.
+  private let bytes: ArraySlice<UInt8>?
   private let decoded = Mutex<[String: Any]?>(nil)
 
   init(database: Database, key: DocumentKey, document: EncodedDocument?) {
     firestore = database
     self.key = key
-    self.document = document
+    bytes = document?.bytes
   }
+
+  /// The stored document, or `nil` when it does not exist.
+  var document: EncodedDocument? { bytes.map { EncodedDocument(key: key, verified: $0) } }
 
   /// The document this snapshot shows: a new reference each time it is asked for, as
   /// Firebase's SDKs make it (a query's results make none unless the caller asks; one

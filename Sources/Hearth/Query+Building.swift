@@ -185,7 +185,7 @@ extension Query {
 
   // MARK: - Reading the user's values
 
-  private var reader: UserDataReader { UserDataReader(database: firestore, query: targetDescription) }
+  private var reader: UserDataReader { UserDataReader(database: firestore, query: model.target) }
 
   private func fieldPath(_ input: Filter.FieldPathInput) throws -> FieldPath {
     switch input {
@@ -245,13 +245,13 @@ extension Query {
     }
     switch model.target {
     case .collection(let collection):
-      if id.contains("/"), cursor != nil {
+      if id.utf8.contains(UInt8(ascii: "/")), cursor != nil {
         throw HearthError(
           .invalidArgument,
           "Invalid query. When querying a collection and ordering by document ID, you must pass a plain document "
             + "ID, but '\(id)' contains a slash.")
       }
-      if id.contains("/") {
+      if id.utf8.contains(UInt8(ascii: "/")) {
         throw HearthError(
           .invalidArgument,
           "Invalid query. When querying a collection by document ID you must provide a plain document ID, but "

@@ -41,7 +41,7 @@ public class Query: @unchecked Sendable {
   /// Why `collectionGroup(collectionID)` is refused, or `nil` when it is a valid ID.
   static func problem(withCollectionID collectionID: String) -> HearthError? {
     if collectionID.isEmpty { return HearthError(.invalidArgument, "Collection ID cannot be empty.") }
-    if collectionID.contains("/") {
+    if collectionID.utf8.contains(UInt8(ascii: "/")) {
       return HearthError(
         .invalidArgument, "Invalid collection ID (\(collectionID)). Collection IDs must not contain / in them.")
     }
@@ -70,14 +70,6 @@ public class Query: @unchecked Sendable {
     if let problem { throw problem }
     try model.validateForRun(aggregating: aggregating)
     return model
-  }
-
-  /// What the query reads, for messages: `users/alice/posts` or `group posts`.
-  var targetDescription: String {
-    switch model.target {
-    case .collection(let path): path.canonical
-    case .group(let collectionID): "group \(collectionID)"
-    }
   }
 
   // MARK: - Running

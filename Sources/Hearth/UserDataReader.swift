@@ -7,22 +7,31 @@ import HearthCore
 /// with Firestore's wording, the document path and the field.
 struct UserDataReader {
   let database: Database
-  /// The document written; for query values (`init(database:query:)`), a placeholder.
-  let key: DocumentKey
-  /// What messages say was invalid: `data for document users/alice`, or `query`.
-  private let subject: String
+  /// What is read: a document's data, or a query's values. Messages name it (`data for
+  /// document users/alice`, `query users/alice/posts`), written only when one is thrown:
+  /// a reader is made for every write and every filter.
+  private let subject: Subject
+
+  private enum Subject {
+    case document(DocumentKey)
+    case query(QueryModel.Target)
+  }
 
   init(database: Database, key: DocumentKey) {
     self.database = database
-    self.key = key
-    subject = "data for document \(key)"
+    subject = .document(key)
   }
 
   /// A reader for the operands of query filters and cursors (`argument`).
-  init(database: Database, query: String) {
+  init(database: Database, query target: QueryModel.Target) {
     self.database = database
-    key = DocumentKey(ResourcePath(["__query__", "__value__"]))
-    subject = "query \(query)"
+    subject = .query(target)
+  }
+
+  /// The document written (a query's reader writes nothing).
+  var key: DocumentKey {
+    guard case .document(let key) = subject else { preconditionFailure("a query's values are not a write") }
+    return key
   }
 
   /// Where a value is being read, which decides what sentinels may do.
@@ -340,7 +349,13 @@ struct UserDataReader {
   }
 
   func invalid(_ message: String, field: FieldPath? = nil) -> HearthError {
-    var text = "Invalid \(subject): \(message)"
+    let what =
+      switch subject {
+      case .document(let key): "data for document \(key)"
+      case .query(.collection(let path)): "query \(path)"
+      case .query(.group(let collectionID)): "query group \(collectionID)"
+      }
+    var text = "Invalid \(what): \(message)"
     if let field, !field.isEmpty { text += " (found in field \(field))" }
     return HearthError(.invalidArgument, text)
   }

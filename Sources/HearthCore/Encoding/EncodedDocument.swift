@@ -6,7 +6,7 @@ package struct EncodedDocument: Sendable, Equatable {
   /// The encoded document: its own array, or a slice of a buffer that holds every result
   /// of one query (one allocation a query instead of one a result; the buffer lives as
   /// long as any of its documents).
-  @usableFromInline let bytes: ArraySlice<UInt8>
+  package let bytes: ArraySlice<UInt8>
 
   /// - Throws: `dataLoss` naming `key` when the bytes are damaged.
   package init(key: DocumentKey, verifying bytes: UnsafeRawBufferPointer) throws {
@@ -22,7 +22,7 @@ package struct EncodedDocument: Sendable, Equatable {
   }
 
   /// A document whose bytes were verified when they were read.
-  init(key: DocumentKey, verified bytes: ArraySlice<UInt8>) {
+  package init(key: DocumentKey, verified bytes: ArraySlice<UInt8>) {
     self.key = key
     self.bytes = bytes
   }

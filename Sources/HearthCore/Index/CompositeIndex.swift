@@ -14,7 +14,10 @@ enum CompositeIndex {
 
   /// The bytes every entry of `index` starts with (in `collection`, for collection scope).
   static func prefix(_ index: DeclaredIndex, _ collection: CollectionNumber?) -> [UInt8] {
-    var bytes: [UInt8] = [kind]
+    var bytes: [UInt8] = []
+    // Room for the values a plan appends, so that they do not grow it again.
+    bytes.reserveCapacity(64)
+    bytes.append(kind)
     withUnsafeBytes(of: index.number.bigEndian) { bytes += $0 }
     if index.definition.scope == .collection, let collection { bytes += collection.bytes }
     return bytes

@@ -90,7 +90,7 @@ public struct FieldPath: Hashable, Sendable, CustomStringConvertible {
   /// - Throws: `invalidArgument` for an empty path or segment, or the characters `~*/[]`.
   package static func parse(dotted string: String) throws -> FieldPath {
     // One pass over the UTF-8 bytes (the reserved characters are all ASCII).
-    if string.utf8.contains(where: { [0x7E, 0x2A, 0x2F, 0x5B, 0x5D].contains($0) }) {
+    if string.utf8.contains(where: { $0 == 0x7E || $0 == 0x2A || $0 == 0x2F || $0 == 0x5B || $0 == 0x5D }) {
       throw HearthError.invalidArgument(
         "Invalid field path (\(string)). Paths must not contain '~', '*', '/', '[', or ']'")
     }
@@ -119,7 +119,7 @@ public struct FieldPath: Hashable, Sendable, CustomStringConvertible {
   /// - Throws: `invalidArgument` for an empty path or name, a backtick left open, or the
   ///   characters `~*/[]` outside backticks.
   package static func parse(canonical string: String) throws -> FieldPath {
-    guard string.contains("`") else { return try parse(dotted: string) }
+    guard string.utf8.contains(UInt8(ascii: "`")) else { return try parse(dotted: string) }
     var segments: [String] = []
     var segment = ""
     var quoted = false

@@ -97,28 +97,31 @@ package struct ResourcePath: Hashable, Sendable, CustomStringConvertible {
 
   /// Checks every segment and the depth of an assembled path.
   package func validate(original: String? = nil) throws {
-    let shown = original ?? canonical
     for segment in segments {
       if let problem = ResourcePath.problem(withID: segment) {
-        throw HearthError.invalidArgument("Invalid path (\(shown)). \(problem)")
+        throw HearthError.invalidArgument("Invalid path (\(original ?? canonical)). \(problem)")
       }
     }
     if (segments.count + 1) / 2 > ResourcePath.maxCollectionDepth {
       throw HearthError.invalidArgument(
-        "Invalid path (\(ResourcePath.abbreviated(shown))). It is \((segments.count + 1) / 2) collections deep; "
+        "Invalid path (\(ResourcePath.abbreviated(original ?? canonical))). It is \((segments.count + 1) / 2) collections deep; "
           + "Hearth supports at most \(ResourcePath.maxCollectionDepth) levels of nesting.")
     }
   }
 
-  /// Why `id` cannot be a collection or document ID, or `nil` when it can.
+  /// Why `id` cannot be a collection or document ID, or `nil` when it can. Its bytes are
+  /// checked, as Firestore's SDKs check them (a reference is checked each time one is made).
   package static func problem(withID id: String) -> String? {
-    if id.isEmpty { return "IDs must not be empty." }
-    if id.utf8.contains(UInt8(ascii: "/")) { return "ID '\(id)' must not contain '/'." }
-    if id == "." || id == ".." { return "An ID must not be '.' or '..'." }
-    if id.utf8.count >= 4 && id.hasPrefix("__") && id.hasSuffix("__") {
+    let utf8 = id.utf8
+    let bytes = utf8.count
+    let dot = UInt8(ascii: ".")
+    let underscore = UInt8(ascii: "_")
+    if bytes == 0 { return "IDs must not be empty." }
+    if utf8.contains(UInt8(ascii: "/")) { return "ID '\(id)' must not contain '/'." }
+    if bytes <= 2, utf8.allSatisfy({ $0 == dot }) { return "An ID must not be '.' or '..'." }
+    if bytes >= 4, utf8.prefix(2).allSatisfy({ $0 == underscore }), utf8.suffix(2).allSatisfy({ $0 == underscore }) {
       return "ID '\(id)' is reserved: IDs must not begin and end with '__'."
     }
-    let bytes = id.utf8.count
     if bytes > maxIDBytes {
       return "ID '\(abbreviated(id))' is \(bytes) bytes long; Hearth supports IDs of at most "
         + "\(maxIDBytes) bytes (Firestore: 1,500)."

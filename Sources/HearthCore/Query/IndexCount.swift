@@ -17,7 +17,7 @@ extension QueryExecution {
   func countFromIndexes(requireIndexes: Bool) throws -> Int? {
     guard query.startAt == nil, query.endAt == nil else { return nil }
     let reads = try plans(requireIndexes: requireIndexes) { [self] in coveringRanges($0, $1) != nil }
-    guard reads.count == 1, let conjunction = Self.disjunctiveNormalForm(query.filters).first else { return nil }
+    guard reads.count == 1, let conjunction = conjunctions.first else { return nil }
     var total = 0
     var documents: Cursor?
     var entries: Cursor?

@@ -94,20 +94,24 @@ extension QueryExecution {
   /// filter's values (one filter a field), or the bounds of the range filters on the one
   /// field it walks. (`array-contains-any` may meet a document under several keys.)
   func keysProve(_ plan: AccessPlan, _ filters: [FieldFilter]) -> Bool {
+    // A few filters at most: linear checks cost less than sets of field paths (this runs
+    // for every query).
     let exact = filters.filter { !$0.op.isRange }
     let ranges = filters.filter(\.op.isRange)
-    guard Set(exact.map(\.field)).count == exact.count, Self.boundsAreExact(ranges) else { return false }
+    let oneEach = exact.indices.allSatisfy { index in !exact[..<index].contains { $0.field == exact[index].field } }
+    guard oneEach, Self.boundsAreExact(ranges) else { return false }
     switch plan.source {
     case .documents: return filters.isEmpty
     case .ids: return false
     case .index(let field, let kind, _, _):
-      let operators: [FilterOperator] = kind == .value ? [.equal, .in] : [.arrayContains, .arrayContainsAny]
-      return exact.allSatisfy { $0.field == field && operators.contains($0.op) }
-        && (ranges.isEmpty || (kind == .value && exact.isEmpty && ranges.allSatisfy { $0.field == field }))
-    case .composite(let index, _, let rest, _):
-      let prefixFields = index.definition.fields.dropLast(rest.count).map(\.path)
       return exact.allSatisfy { filter in
-        prefixFields.contains(filter.field) && [.equal, .in, .arrayContains, .arrayContainsAny].contains(filter.op)
+        filter.field == field && (kind == .value ? filter.op == .equal || filter.op == .in : filter.op.isArrayOperator)
+      } && (ranges.isEmpty || (kind == .value && exact.isEmpty && ranges.allSatisfy { $0.field == field }))
+    case .composite(let index, _, let rest, _):
+      let prefixFields = index.definition.fields.dropLast(rest.count)
+      return exact.allSatisfy { filter in
+        (filter.op == .equal || filter.op == .in || filter.op.isArrayOperator)
+          && prefixFields.contains { $0.path == filter.field }
       } && ranges.allSatisfy { $0.field == rest.first?.path }
     }
   }

@@ -12,7 +12,14 @@ final class QueryExecution {
   @exclusivity(unchecked) var statistics = QueryStatistics(plan: "")
   /// The cursor documents are read through: LMDB finds a key on the page the cursor is
   /// on without walking down from the root, and a query's documents often share pages.
-  lazy var documents: Cursor? = try? txn.cursor(tables.documents)
+  /// Opened at the first document read (a count from index keys reads none).
+  var documents: Cursor? {
+    if let opened = documentsCursor { return opened }
+    let cursor = try? txn.cursor(tables.documents)
+    documentsCursor = .some(cursor)
+    return cursor
+  }
+  @exclusivity(unchecked) private var documentsCursor: Cursor??
   /// The top-level fields a document read decodes: those the query filters and orders on
   /// (and `reading`), UTF-8 in byte order. The rest of each document is stepped over.
   let projection: [[UInt8]]
@@ -21,6 +28,8 @@ final class QueryExecution {
   let readingProjection: [[UInt8]]
   /// The aggregated fields: a document lacking one is left out.
   let reading: [FieldPath]
+  /// The query's filters as an OR of ANDs (`disjunctiveNormalForm`): one plan each.
+  let conjunctions: [[FieldFilter]]
   private let explaining: Bool
 
   /// - Parameters:
@@ -34,27 +43,22 @@ final class QueryExecution {
     self.reading = reading
     self.explaining = explaining
     order = QueryOrder(query.orderBys)
-    projection = Self.topLevelNames(reading + order.orderBys.map(\.field) + Self.fields(of: query.filters))
-    readingProjection = Self.topLevelNames(reading)
+    conjunctions = Self.disjunctiveNormalForm(query.filters)
+    projection = Self.topLevelNames([reading, order.orderBys.map(\.field), conjunctions.flatMap { $0.map(\.field) }])
+    readingProjection = Self.topLevelNames([reading])
   }
 
-  private static func fields(of filters: [QueryFilter]) -> [FieldPath] {
-    filters.flatMap { filter -> [FieldPath] in
-      switch filter {
-      case .field(let filter): [filter.field]
-      case .and(let parts), .or(let parts): fields(of: parts)
+  /// The distinct first segments of the fields (not `__name__`), as UTF-8 in byte order.
+  private static func topLevelNames(_ groups: [[FieldPath]]) -> [[UInt8]] {
+    var names: [[UInt8]] = []
+    for fields in groups {
+      for field in fields where !field.isDocumentID {
+        guard let first = field.first, !names.contains(where: { $0.elementsEqual(first.utf8) }) else { continue }
+        names.append(Array(first.utf8))
       }
     }
-  }
-
-  /// The distinct first segments of `fields` (not `__name__`), as UTF-8 in byte order.
-  private static func topLevelNames(_ fields: [FieldPath]) -> [[UInt8]] {
-    var names: [[UInt8]] = []
-    for field in fields where !field.isDocumentID {
-      guard let first = field.first.map({ Array($0.utf8) }), !names.contains(first) else { continue }
-      names.append(first)
-    }
-    return names.sorted { $0.lexicographicallyPrecedes($1) }
+    if names.count > 1 { names.sort { $0.lexicographicallyPrecedes($1) } }
+    return names
   }
 
   var txn: ReadTransaction { reader.txn }
@@ -69,7 +73,6 @@ final class QueryExecution {
   func plans(requireIndexes: Bool, preferring: ((AccessPlan, [FieldFilter]) -> Bool)? = nil) throws
     -> [[PlannedRead]]
   {
-    let conjunctions = Self.disjunctiveNormalForm(query.filters)
     let indexes = try reader.store.catalog.current(in: txn)
     let planner = QueryPlanner(
       txn: txn, tables: tables, order: order.orderBys, limit: query.limit, indexes: indexes, preferring: preferring)
@@ -117,7 +120,7 @@ final class QueryExecution {
     let reads = try plans(requireIndexes: requireIndexes)
     let planned = Array(reads.joined())
     // A lone plan may vouch for the filters itself (see `enforces`).
-    let filters = planned.count == 1 ? Self.disjunctiveNormalForm(query.filters).first : nil
+    let filters = planned.count == 1 ? conjunctions.first : nil
     var streams: [CandidateStream] = []
     for (plan, collection) in planned {
       streams += try self.streams(plan, collection: collection, enforcing: filters)
@@ -254,6 +257,18 @@ final class QueryExecution {
   /// The filters as an OR of ANDs of field filters (`in` lists stay whole: an index
   /// reads them as several ranges).
   static func disjunctiveNormalForm(_ filters: [QueryFilter]) -> [[FieldFilter]] {
+    // Most queries AND plain comparisons: their one conjunction needs no expansion.
+    var plain: [FieldFilter] = []
+    plain.reserveCapacity(filters.count)
+    for filter in filters {
+      guard case .field(let comparison) = filter else { return distributed(filters) }
+      plain.append(comparison)
+    }
+    return [plain]
+  }
+
+  /// ANDs distributed over ORs.
+  private static func distributed(_ filters: [QueryFilter]) -> [[FieldFilter]] {
     filters.reduce([[]]) { conjunctions, filter in
       let expanded = expand(filter)
       return conjunctions.flatMap { left in expanded.map { left + $0 } }

@@ -21,59 +21,72 @@ extension QueryPlanner {
   /// How `index` fits the conjunction, or `nil` when it cannot serve it.
   func fit(_ index: DeclaredIndex, _ filters: [FieldFilter], collection: CollectionNumber?) -> CompositeFit? {
     let fields = index.definition.fields
-    // The leading fields an equality, `in` or array filter fixes, each with its values.
-    var fixed: [(field: IndexDefinition.Field, values: [Value])] = []
-    while fixed.count < fields.count {
-      let field = fields[fixed.count]
-      let values: [Value]
-      if field.mode == .contains {
-        guard let filter = filters.first(where: { $0.field == field.path && $0.op.isArrayOperator }) else { return nil }
-        values = QueryMatcher.listElements(filter.value).filter(QueryMatcher.isMatchable)
-      } else if let filter = filters.first(where: { $0.field == field.path && $0.op == .equal }) {
-        values = [filter.value]
-      } else if let filter = filters.first(where: { $0.field == field.path && $0.op == .in }) {
-        values = QueryMatcher.listElements(filter.value).filter(QueryMatcher.isMatchable)
-      } else {
-        break
-      }
-      fixed.append((field, values))
-    }
-    let rest = fields[fixed.count...]
-    guard !rest.contains(where: { $0.mode == .contains }) else { return nil }
     // Order-by fields pinned by an equality do not order anything.
     let ordered = order.dropLast().filter { orderBy in
       !filters.contains { $0.field == orderBy.field && $0.op == .equal }
     }
+    // The index must end with the ordered fields (checked first: a collection may have
+    // many declared indexes, and most do not fit).
+    guard fields.count >= ordered.count,
+      zip(fields[(fields.count - ordered.count)...], ordered).allSatisfy({ $0.path == $1.field })
+    else { return nil }
+    // The leading fields an equality, `in` or array filter fixes.
+    var fixedCount = 0
+    while fixedCount < fields.count {
+      guard fixing(fields[fixedCount], filters) != nil else {
+        if fields[fixedCount].mode == .contains { return nil }
+        break
+      }
+      fixedCount += 1
+    }
+    let rest = fields[fixedCount...]
+    guard !rest.contains(where: { $0.mode == .contains }) else { return nil }
     guard rest.elementsEqual(ordered, by: { $0.path == $1.field }) else { return nil }
-    // Only an index that fits builds its key prefixes.
+    // Only an index that fits builds its key prefixes: one for each combination of the
+    // fixed fields' values.
     var prefixes = [CompositeIndex.prefix(index, collection)]
-    for (field, values) in fixed {
+    for field in fields[..<fixedCount] {
+      let filter = fixing(field, filters)!
+      let mode = field.mode == .contains ? .ascending : field.mode
+      if filter.op == .equal {
+        for position in prefixes.indices { CompositeIndex.append(filter.value, mode, to: &prefixes[position]) }
+        continue
+      }
+      let values = QueryMatcher.listElements(filter.value).filter(QueryMatcher.isMatchable)
       prefixes = prefixes.flatMap { prefix in
         values.map { value in
           var extended = prefix
-          CompositeIndex.append(value, field.mode == .contains ? .ascending : field.mode, to: &extended)
+          CompositeIndex.append(value, mode, to: &extended)
           return extended
         }
       }
     }
-    let consumed = fixed.map(\.field.path)
     var direction: Bool?
-    let agreements = zip(rest, ordered).map { ($0.mode == .descending) == $1.descending }
-    if agreements.allSatisfy({ $0 }) {
+    if zip(rest, ordered).allSatisfy({ ($0.mode == .descending) == $1.descending }) {
       direction = true
-    } else if agreements.allSatisfy({ !$0 }) {
+    } else if zip(rest, ordered).allSatisfy({ ($0.mode == .descending) != $1.descending }) {
       direction = false
     }
     // Ties walk in the index's name direction; the query's must agree with the walk.
     if let walk = direction, (index.definition.namesDescending == order.last!.descending) != walk {
       direction = nil
     }
-    let equalityFields = filters.filter { [.equal, .in, .arrayContains, .arrayContainsAny].contains($0.op) }
-      .map(\.field).filter { !$0.isDocumentID }
+    let fixedFields = fields[..<fixedCount]
+    let coversFilters = filters.allSatisfy { filter in
+      filter.field.isDocumentID || !(filter.op == .equal || filter.op == .in || filter.op.isArrayOperator)
+        || fixedFields.contains { $0.path == filter.field }
+    }
     return CompositeFit(
       prefixes: prefixes, rest: Array(rest), forward: prefixes.count == 1 ? direction : nil,
-      eachPrefixForward: direction,
-      coversFilters: equalityFields.allSatisfy(consumed.contains))
+      eachPrefixForward: direction, coversFilters: coversFilters)
+  }
+
+  /// The filter that fixes `field` in a key prefix: an array filter for a `contains`
+  /// field, else an equality, else an `in`; `nil` when none does.
+  private func fixing(_ field: IndexDefinition.Field, _ filters: [FieldFilter]) -> FieldFilter? {
+    if field.mode == .contains { return filters.first { $0.field == field.path && $0.op.isArrayOperator } }
+    return filters.first { $0.field == field.path && $0.op == .equal }
+      ?? filters.first { $0.field == field.path && $0.op == .in }
   }
 
   /// A plan on a declared index (with `collection` for collection scope, `nil` for a
