@@ -1,3 +1,4 @@
+import Foundation
 import HearthStorage
 import Synchronization
 
@@ -13,6 +14,9 @@ final class CollectionRegistry: Sendable {
   private let tables: Tables
   private let numbers = Mutex<[PathKey: CollectionNumber]>([:])
   private let paths = Mutex<[CollectionNumber: ResourcePath]>([:])
+  /// Collections by the bytes that name them in collection-group index entries (see
+  /// `collection(named:)`): one a collection a group query met, as `numbers` holds.
+  private let entryNames = Mutex<[EntryName: (path: ResourcePath, number: CollectionNumber)]>([:])
 
   init(tables: Tables) { self.tables = tables }
 
@@ -25,6 +29,22 @@ final class CollectionRegistry: Sendable {
   /// collection's path, so none is built).
   func number(ofCollectionOf key: DocumentKey, in txn: ReadTransaction) throws -> CollectionNumber? {
     try number(of: key.collectionPath, in: txn)
+  }
+
+  /// The collection that a collection-group index entry names by `bytes` (its path's
+  /// escaped segments, `CompositeIndex.groupNames`) and its number; `nil` when nothing
+  /// was ever written there. Known names cost a hash of their bytes: the entries of a
+  /// group query, each from any collection of the group, build no path and hash no
+  /// strings. `decoding` gives the path of a name not yet known.
+  func collection(
+    named bytes: UnsafeRawBufferPointer, in txn: ReadTransaction, decoding: () -> ResourcePath?
+  ) throws -> (path: ResourcePath, number: CollectionNumber)? {
+    let name = EntryName(bytes: [UInt8](bytes))
+    if let cached = entryNames.withLock({ $0[name] }) { return cached }
+    guard let path = decoding(), let number = try number(of: path, in: txn) else { return nil }
+    // Only committed registrations are kept (see the type's comment).
+    if !(txn is WriteTransaction) { entryNames.withLock { $0[name] = (path, number) } }
+    return (path, number)
   }
 
   private func number(of pathKey: PathKey, in txn: ReadTransaction) throws -> CollectionNumber? {
@@ -187,4 +207,22 @@ package struct CollectionHint: ~Copyable, Sendable {
   }
 
   func remember(_ number: CollectionNumber) { stored.store(number.rawValue, ordering: .relaxed) }
+}
+
+/// Bytes as a cache key, hashed and compared whole (an array's own `hash(into:)` feeds
+/// the hasher one element at a time, ~25 instructions a byte).
+private struct EntryName: Hashable {
+  let bytes: [UInt8]
+
+  static func == (a: EntryName, b: EntryName) -> Bool {
+    guard a.bytes.count == b.bytes.count else { return false }
+    guard !a.bytes.isEmpty else { return true }
+    return a.bytes.withUnsafeBytes { a in
+      b.bytes.withUnsafeBytes { b in memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0 }
+    }
+  }
+
+  func hash(into hasher: inout Hasher) {
+    bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+  }
 }

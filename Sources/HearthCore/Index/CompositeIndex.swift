@@ -49,11 +49,49 @@ enum CompositeIndex {
     if index.definition.scope == .collection, let collectionPath, let id = plainID(data, descending: descending) {
       return DocumentKey(collection: collectionPath, id: id)
     }
-    guard descending else { return documentKey(index, names: data, in: collectionPath) }
-    return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: data.count) { buffer in
+    return withAscendingNames(index, data) { documentKey(index, names: $0, in: collectionPath) }
+  }
+
+  /// `body` over an entry's names as ascending bytes (complemented back when the index
+  /// names documents in descending order).
+  static func withAscendingNames<T>(
+    _ index: DeclaredIndex, _ data: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) throws -> T
+  ) rethrows -> T {
+    guard index.definition.namesDescending else { return try body(data) }
+    return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: data.count) { buffer in
       for (position, byte) in data.enumerated() { buffer[position] = ~byte }
-      return documentKey(index, names: UnsafeRawBufferPointer(buffer), in: collectionPath)
+      return try body(UnsafeRawBufferPointer(buffer))
     }
+  }
+
+  /// A collection-group entry's names (ascending bytes) split before the document's ID:
+  /// the escaped segments of its collection's path, each with its end marker, and the
+  /// ID's bytes. `nil` when a segment holds an escaped zero byte (`documentKey` decodes
+  /// those) or the bytes do not name a document.
+  static func groupNames(_ bytes: UnsafeRawBufferPointer) -> (
+    collection: UnsafeRawBufferPointer, id: UnsafeRawBufferPointer
+  )? {
+    guard let base = bytes.baseAddress else { return nil }
+    var segments = 0
+    var segmentStart = 0
+    var last = 0..<0
+    while segmentStart + 1 < bytes.count, let zero = memchr(base + segmentStart, 0, bytes.count - segmentStart) {
+      let position = base.distance(to: UnsafeRawPointer(zero))
+      guard position + 1 < bytes.count else { return nil }
+      switch bytes[position + 1] {
+      case 0x01:
+        segments += 1
+        last = segmentStart..<position
+        segmentStart = position + 2
+      case 0x00 where position == segmentStart:
+        guard segments >= 2, segments % 2 == 0 else { return nil }
+        return (
+          UnsafeRawBufferPointer(rebasing: bytes[..<last.lowerBound]), UnsafeRawBufferPointer(rebasing: bytes[last])
+        )
+      default: return nil
+      }
+    }
+    return nil
   }
 
   /// A collection-scope entry's ID when it has no zero byte to unescape (nearly every
@@ -75,7 +113,7 @@ enum CompositeIndex {
 
   /// `documentKey` over ascending bytes: each segment is taken straight from the entry
   /// unless it holds an escaped zero byte.
-  private static func documentKey(
+  static func documentKey(
     _ index: DeclaredIndex, names bytes: UnsafeRawBufferPointer, in collectionPath: ResourcePath?
   )
     -> DocumentKey?

@@ -19,8 +19,9 @@ struct Candidate {
 /// instructions an access, paid per document).
 final class CandidateStream {
   enum Source {
-    /// Index entries, each naming a document (in collection `number`, when known).
-    case entries(RangeWalker, number: CollectionNumber?, name: (UnsafeRawBufferPointer) -> DocumentKey?)
+    /// Index entries, each naming a document and its collection's number (`nil`: not a
+    /// document's, or of a collection never registered).
+    case entries(RangeWalker, name: (UnsafeRawBufferPointer) throws -> (DocumentKey, CollectionNumber)?)
     /// A collection's documents, from the documents table.
     case documents(RangeWalker, number: CollectionNumber, path: ResourcePath)
     /// Documents looked up by ID, in walk order.
@@ -40,12 +41,15 @@ final class CandidateStream {
   var mayRepeat = false
   /// An entry read past a cut key's documents, to take next.
   @exclusivity(unchecked) var held: Cursor.Entry?
-  /// The collection of the last document a collection-group index named, and its number.
-  @exclusivity(unchecked) var lastCollection: (path: ResourcePath, number: CollectionNumber)?
   @exclusivity(unchecked) var nextID = 0
 
-  init(_ source: Source, enforced: Bool = false) {
+  /// Whether it is one of several merged in query order (whose documents the merge
+  /// orders by their order-by fields).
+  let merged: Bool
+
+  init(_ source: Source, enforced: Bool = false, merged: Bool = false) {
     self.source = source
     self.enforced = enforced
+    self.merged = merged
   }
 }

@@ -26,9 +26,13 @@ extension QueryExecution {
       ]
     }
     if let direction = plan.eachRangeForward {
+      // Entries whose keys prove the filters skip the re-check here too; their order-by
+      // fields are still decoded, for the merge to order them.
+      let enforced = filters.map { query.startAt == nil && query.endAt == nil && keysProve(plan, $0) } ?? false
       return try plan.ranges.indices.map { index in
         try stream(
-          plan, collection, ranges: [plan.ranges[index]], prefix: index, forward: direction != last, near: near)
+          plan, collection, ranges: [plan.ranges[index]], prefix: index, forward: direction != last, near: near,
+          enforced, merged: true)
       }
     }
     let all = try stream(plan, collection, ranges: plan.ranges, prefix: 0, forward: true, near: nil)
@@ -53,7 +57,7 @@ extension QueryExecution {
   /// declared index they belong to, for a cursor's seek).
   private func stream(
     _ plan: AccessPlan, _ collection: (number: CollectionNumber, path: ResourcePath)?, ranges: [KeyRange],
-    prefix index: Int, forward: Bool, near: Bound?, _ enforced: Bool = false
+    prefix index: Int, forward: Bool, near: Bound?, _ enforced: Bool = false, merged: Bool = false
   ) throws -> CandidateStream {
     switch plan.source {
     case .ids(let ids):
@@ -63,23 +67,25 @@ extension QueryExecution {
       let (number, path) = collection!
       let start = near.flatMap { nameSeek($0, number, path) }.map { (key: $0.key, value: [UInt8]?.none) }
       let walker = try RangeWalker(txn, tables.documents, ranges, forward: forward, start: start)
-      return CandidateStream(.documents(walker, number: number, path: path), enforced: enforced)
+      return CandidateStream(.documents(walker, number: number, path: path), enforced: enforced, merged: merged)
     case .index(let field, let kind, let prefix, _):
       let (number, path) = collection!
       let start =
         kind == .value ? near.flatMap { indexSeek($0, field: field, prefix: prefix, ranges: ranges, path) } : nil
       let walker = try RangeWalker(txn, tables.indexEntries, ranges, forward: forward, start: start)
       return CandidateStream(
-        .entries(walker, number: number, name: { UTF8Text.string($0).map { DocumentKey(collection: path, id: $0) } }),
-        enforced: enforced)
+        .entries(walker, name: { UTF8Text.string($0).map { (DocumentKey(collection: path, id: $0), number) } }),
+        enforced: enforced, merged: merged)
     case .composite(let declared, let prefixes, let rest, _):
       let start = near.flatMap { compositeSeek($0, declared, prefix: prefixes[index], rest: rest) }
       let walker = try RangeWalker(txn, tables.indexEntries, ranges, forward: forward, start: start)
+      guard let (number, path) = collection else {
+        return CandidateStream(
+          .entries(walker, name: { [self] in try groupDocument(declared, $0) }), enforced: enforced, merged: merged)
+      }
       return CandidateStream(
-        .entries(
-          walker, number: collection?.number,
-          name: { CompositeIndex.documentKey(declared, $0, in: collection?.path) }),
-        enforced: enforced)
+        .entries(walker, name: { CompositeIndex.documentKey(declared, $0, in: path).map { ($0, number) } }),
+        enforced: enforced, merged: merged)
     }
   }
 
@@ -143,8 +149,8 @@ extension QueryExecution {
       guard let id = KeyLayout.documentID(inKey: key) else {
         throw HearthError.dataLoss("A document key in collection \(path) is not valid UTF-8")
       }
-      return try match(DocumentKey(collection: path, id: id), bytes, enforced: stream.enforced)
-    case .entries(let walker, let number, let name):
+      return try match(DocumentKey(collection: path, id: id), bytes, enforced: stream.enforced, merged: stream.merged)
+    case .entries(let walker, let name):
       while true {
         let entry: Cursor.Entry
         if let held = stream.held {
@@ -156,8 +162,8 @@ extension QueryExecution {
           entry = read
         }
         let cut = FieldIndex.mayBeTruncated(entry.key)
-        guard let key = name(entry.value),
-          let candidate = try load(key, number: number ?? groupNumber(key, stream), enforced: stream.enforced && !cut)
+        guard let (key, number) = try name(entry.value),
+          let candidate = try load(key, number: number, enforced: stream.enforced && !cut, merged: stream.merged)
         else { continue }
         guard cut else { return candidate }
         // A cut key may stand for several values: its documents are ordered before use.
@@ -168,7 +174,7 @@ extension QueryExecution {
             stream.held = read
             break
           }
-          if let key = name(read.value), let candidate = try load(key, number: number ?? groupNumber(key, stream)) {
+          if let (key, number) = try name(read.value), let candidate = try load(key, number: number) {
             group.append(candidate)
           }
         }
@@ -230,37 +236,52 @@ extension QueryExecution {
     return results
   }
 
-  /// The collection number of a document a collection-group index names: the stream's
-  /// last one when the document is in the same collection (a walk on an equality prefix
-  /// meets one collection's documents together), else the registry's.
-  private func groupNumber(_ key: DocumentKey, _ stream: CandidateStream) throws -> CollectionNumber? {
-    // `ResourcePath ==` compares IDs' UTF-8 bytes with memcmp (Swift's `String ==` would
-    // equate canonical equivalents; a generic walk of the UTF-8 views cost ~1,300
-    // instructions).
-    if let last = stream.lastCollection, last.path == key.collectionPath { return last.number }
-    guard let number = try reader.store.registry.number(ofCollectionOf: key, in: txn) else { return nil }
-    stream.lastCollection = (key.collectionPath, number)
-    return number
+  /// The document a collection-group index entry names, and its collection's number:
+  /// the collection is found by the entry's bytes (`CollectionRegistry.collection(named:)`),
+  /// so that an entry builds only its ID.
+  private func groupDocument(_ index: DeclaredIndex, _ data: UnsafeRawBufferPointer) throws
+    -> (DocumentKey, CollectionNumber)?
+  {
+    try CompositeIndex.withAscendingNames(index, data) { names in
+      let registry = reader.store.registry
+      guard let (collection, id) = CompositeIndex.groupNames(names) else {
+        // An escaped zero byte in a segment: decoded whole.
+        guard let key = CompositeIndex.documentKey(index, names: names, in: nil),
+          let number = try registry.number(ofCollectionOf: key, in: txn)
+        else { return nil }
+        return (key, number)
+      }
+      guard let id = UTF8Text.string(id),
+        let (path, number) = try registry.collection(
+          named: collection, in: txn,
+          decoding: { CompositeIndex.documentKey(index, names: names, in: nil)?.collectionPath })
+      else { return nil }
+      return (DocumentKey(collection: path, id: id), number)
+    }
   }
 
   /// Reads a document by key in collection `number`; `nil` when it is gone (an index
   /// entry never outlives its document within one snapshot, so this is only defensive).
-  private func load(_ key: DocumentKey, number: CollectionNumber?, enforced: Bool = false) throws -> Candidate? {
-    guard let number else { return nil }
-    return try KeyLayout.withDocumentKey(number, key.documentID) { storageKey in
+  private func load(_ key: DocumentKey, number: CollectionNumber, enforced: Bool = false, merged: Bool = false) throws
+    -> Candidate?
+  {
+    try KeyLayout.withDocumentKey(number, key.documentID) { storageKey in
       let found =
         try documents.map { try $0.seek(exactly: storageKey)?.value } ?? txn.get(storageKey, in: tables.documents)
       guard let bytes = found else { return nil }
-      return try match(key, bytes, enforced: enforced)
+      return try match(key, bytes, enforced: enforced, merged: merged)
     }
   }
 
   /// A document read: its bytes verified once, and the fields the query looks at decoded
-  /// (only those the caller reads, when its index entry vouches for the rest).
-  private func match(_ key: DocumentKey, _ bytes: UnsafeRawBufferPointer, enforced: Bool) throws -> Candidate {
+  /// (only those the caller reads, when its index entry vouches for the rest; and the
+  /// order-by fields, when its stream is merged with others).
+  private func match(_ key: DocumentKey, _ bytes: UnsafeRawBufferPointer, enforced: Bool, merged: Bool) throws
+    -> Candidate
+  {
     statistics.documentsRead += 1
     try DocumentCodec.verify(bytes, key: key)
-    let names = enforced ? readingProjection : projection
+    let names = enforced ? (merged ? mergeProjection : readingProjection) : projection
     let fields = names.isEmpty ? [:] : try DocumentCodec.decodeFields(bytes, key: key, named: names)
     return Candidate(document: QueryDocument(key: key, fields: fields), bytes: bytes, enforced: enforced)
   }

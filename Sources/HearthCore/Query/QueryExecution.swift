@@ -26,6 +26,9 @@ final class QueryExecution {
   /// The fields the caller reads, for documents whose index entries vouch for the query's
   /// own fields.
   let readingProjection: [[UInt8]]
+  /// The fields the caller reads and the order-by fields, for such documents of streams
+  /// that are merged.
+  let mergeProjection: [[UInt8]]
   /// The aggregated fields: a document lacking one is left out.
   let reading: [FieldPath]
   /// The query's filters as an OR of ANDs (`disjunctiveNormalForm`): one plan each.
@@ -46,6 +49,7 @@ final class QueryExecution {
     conjunctions = Self.disjunctiveNormalForm(query.filters)
     projection = Self.topLevelNames([reading, order.orderBys.map(\.field), conjunctions.flatMap { $0.map(\.field) }])
     readingProjection = Self.topLevelNames([reading])
+    mergeProjection = Self.topLevelNames([reading, order.orderBys.map(\.field)])
   }
 
   /// The distinct first segments of the fields (not `__name__`), as UTF-8 in byte order.

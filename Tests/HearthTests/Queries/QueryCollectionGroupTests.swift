@@ -158,4 +158,48 @@ struct QueryCollectionGroupTests {
       expectInvalidQuery(db.collectionGroup("").whereField("x", isEqualTo: 1), mentioning: ["empty"])
     }
   }
+
+  /// Collection-group index entries name their collection by its path's bytes, which the
+  /// registry looks up (`CollectionRegistry.collection(named:)`): cold and warm, names
+  /// stored ascending and descending, IDs with an escaped zero byte (decoded whole), at
+  /// any depth, the results are the documents' own paths.
+  @Test func groupIndexEntriesNameTheirDocuments() throws {
+    try withDatabase(settings: relaxed) { db in
+      try db.declareIndexes(
+        json: """
+          {"indexes": [
+            {"collectionGroup": "posts", "queryScope": "COLLECTION_GROUP",
+             "fields": [{"fieldPath": "tag", "order": "ASCENDING"}, {"fieldPath": "n", "order": "DESCENDING"}]},
+            {"collectionGroup": "posts", "queryScope": "COLLECTION_GROUP",
+             "fields": [{"fieldPath": "tag", "order": "ASCENDING"}, {"fieldPath": "n", "order": "ASCENDING"}]}
+          ]}
+          """)
+      try seed(
+        db,
+        paths: [
+          "users/al\u{0}ice/posts/p1": ["tag": "a", "n": 1], "users/alice/posts/p\u{0}2": ["tag": "a", "n": 2],
+          "users/alice/posts/p3": ["tag": "b", "n": 3], "posts/p4": ["tag": "a", "n": 4],
+          "a/b/c/d/posts/p5": ["tag": "b", "n": 5], "users/bob/posts/p6": ["tag": "a", "n": 6],
+        ])
+      let group = db.collectionGroup("posts")
+      let newest = group.whereField("tag", isEqualTo: "a").order(by: "n", descending: true)
+      let oldest = group.whereField("tag", isEqualTo: "a").order(by: "n")
+      let both = group.whereField("tag", in: ["a", "b"]).order(by: "n")
+      for query in [newest, oldest, both] {
+        #expect(try query.explain().plan.contains("collection-group index"))
+      }
+      for _ in 0..<2 {
+        expectPaths(
+          newest, ["users/bob/posts/p6", "posts/p4", "users/alice/posts/p\u{0}2", "users/al\u{0}ice/posts/p1"])
+        expectPaths(
+          oldest, ["users/al\u{0}ice/posts/p1", "users/alice/posts/p\u{0}2", "posts/p4", "users/bob/posts/p6"])
+        expectPaths(
+          both,
+          [
+            "users/al\u{0}ice/posts/p1", "users/alice/posts/p\u{0}2", "users/alice/posts/p3", "posts/p4",
+            "a/b/c/d/posts/p5", "users/bob/posts/p6",
+          ])
+      }
+    }
+  }
 }
