@@ -49,7 +49,7 @@ public class DocumentSnapshot: @unchecked Sendable {
   /// The document's ID, the last segment of its path.
   public var documentID: String { key.documentID }
   /// Whether the document existed when it was read.
-  public var exists: Bool { document != nil }
+  public var exists: Bool { bytes != nil }
   /// Always committed data: no pending writes, never from a cache.
   public var metadata: SnapshotMetadata { .committed }
   /// When the document was created (beyond the mobile SDK); `nil` when missing.

@@ -28,7 +28,7 @@ extension QueryExecution {
     if let direction = plan.eachRangeForward {
       // Entries whose keys prove the filters skip the re-check here too; their order-by
       // fields are still decoded, for the merge to order them.
-      let enforced = filters.map { query.startAt == nil && query.endAt == nil && keysProve(plan, $0) } ?? false
+      let enforced = filters.map { enforces(plan, $0) } ?? false
       return try plan.ranges.indices.map { index in
         try stream(
           plan, collection, ranges: [plan.ranges[index]], prefix: index, forward: direction != last, near: near,
@@ -90,10 +90,10 @@ extension QueryExecution {
   }
 
   /// Whether every entry the plan reads (under a whole key) is a match with every
-  /// order-by field: its keys prove the filters (`keysProve`), and it walks in query
-  /// order, without cursors to check.
+  /// order-by field: its keys prove the filters (`keysProve`), without cursors to check.
+  /// (Asked only of plans whose walks, or each range's, are in query order.)
   private func enforces(_ plan: AccessPlan, _ filters: [FieldFilter]) -> Bool {
-    query.startAt == nil && query.endAt == nil && plan.forward != nil && keysProve(plan, filters)
+    query.startAt == nil && query.endAt == nil && keysProve(plan, filters)
   }
 
   /// Whether the plan's key ranges prove every filter: they are exact keys of each
