@@ -38,6 +38,13 @@ public class DocumentSnapshot: @unchecked Sendable {
     bytes = document?.bytes
   }
 
+  /// A snapshot of the document `key` whose verified bytes are `bytes`.
+  init(database: Database, key: DocumentKey, bytes: ArraySlice<UInt8>) {
+    firestore = database
+    self.key = key
+    self.bytes = bytes
+  }
+
   /// The stored document, or `nil` when it does not exist.
   var document: EncodedDocument? { bytes.map { EncodedDocument(key: key, verified: $0) } }
 
@@ -106,7 +113,12 @@ public class DocumentSnapshot: @unchecked Sendable {
 /// A document that a query returned: it always exists.
 public final class QueryDocumentSnapshot: DocumentSnapshot, @unchecked Sendable {
   init(database: Database, document: EncodedDocument) {
-    super.init(database: database, key: document.key, document: document)
+    super.init(database: database, key: document.key, bytes: document.bytes)
+  }
+
+  /// A query's result: document `key`, whose verified bytes are `bytes`.
+  override init(database: Database, key: DocumentKey, bytes: ArraySlice<UInt8>) {
+    super.init(database: database, key: key, bytes: bytes)
   }
 
   /// The document's fields, never `nil`.

@@ -84,9 +84,14 @@ public class Query: @unchecked Sendable {
   public func getDocuments() throws -> QuerySnapshot {
     let model = try runnableModel()
     let require = firestore.requireIndexes
-    let result = try firestore.engine().read { try $0.run(model, requireIndexes: require) }
-    return QuerySnapshot(
-      query: self, documents: result.documents.map { QueryDocumentSnapshot(database: firestore, document: $0) })
+    let firestore = firestore
+    var documents: [QueryDocumentSnapshot] = []
+    try firestore.engine().read { reader in
+      try reader.run(model, requireIndexes: require) { key, bytes in
+        documents.append(QueryDocumentSnapshot(database: firestore, key: key, bytes: bytes))
+      }
+    }
+    return QuerySnapshot(query: self, documents: documents)
   }
 
   /// Runs the query off the concurrency pool.

@@ -18,19 +18,30 @@ struct Candidate {
 /// could reach it again, so its properties skip the dynamic exclusivity check (~80
 /// instructions an access, paid per document).
 final class CandidateStream {
+  /// What the stream reads.
   enum Source {
-    /// Index entries, each naming a document and its collection's number (`nil`: not a
-    /// document's, or of a collection never registered).
-    case entries(RangeWalker, name: (UnsafeRawBufferPointer) throws -> (DocumentKey, CollectionNumber)?)
+    /// Index entries, each naming a document and its collection's number (`name`).
+    case entries
     /// A collection's documents, from the documents table.
-    case documents(RangeWalker, number: CollectionNumber, path: ResourcePath)
-    /// Documents looked up by ID, in walk order.
-    case ids([String], number: CollectionNumber, path: ResourcePath)
+    case documents
+    /// Documents looked up by ID (`ids`), in walk order.
+    case ids
     /// Nothing beyond `ahead`.
     case none
   }
 
   let source: Source
+  // The source's parts are stored properties rather than an enum's payload, which every
+  // `next` would copy (retaining each part, ~100 instructions a document).
+  /// The walk of index entries or documents.
+  let walker: RangeWalker?
+  /// The document an index entry names and its collection's number (`nil`: not a
+  /// document's, or of a collection never registered).
+  let name: ((UnsafeRawBufferPointer) throws -> (DocumentKey, CollectionNumber)?)?
+  /// The collection whose documents (or IDs) are read.
+  let collection: (number: CollectionNumber, path: ResourcePath)?
+  /// The IDs looked up, in walk order.
+  let ids: [String]
   /// Whether documents named by whole (uncut) index keys may skip the re-check.
   let enforced: Bool
   /// Candidates read in advance (a cut key's documents, sorted; or a whole unordered
@@ -47,9 +58,46 @@ final class CandidateStream {
   /// orders by their order-by fields).
   let merged: Bool
 
-  init(_ source: Source, enforced: Bool = false, merged: Bool = false) {
+  private init(
+    _ source: Source, walker: RangeWalker? = nil,
+    name: ((UnsafeRawBufferPointer) throws -> (DocumentKey, CollectionNumber)?)? = nil,
+    collection: (number: CollectionNumber, path: ResourcePath)? = nil, ids: [String] = [], enforced: Bool = false,
+    merged: Bool = false
+  ) {
     self.source = source
+    self.walker = walker
+    self.name = name
+    self.collection = collection
+    self.ids = ids
     self.enforced = enforced
     self.merged = merged
+  }
+
+  /// Index entries read by `walker`, each naming a document (`name`).
+  static func entries(
+    _ walker: RangeWalker, name: @escaping (UnsafeRawBufferPointer) throws -> (DocumentKey, CollectionNumber)?,
+    enforced: Bool, merged: Bool
+  ) -> CandidateStream {
+    CandidateStream(.entries, walker: walker, name: name, enforced: enforced, merged: merged)
+  }
+
+  /// The documents of collection `path` (number `number`) that `walker` reads.
+  static func documents(
+    _ walker: RangeWalker, number: CollectionNumber, path: ResourcePath, enforced: Bool, merged: Bool
+  ) -> CandidateStream {
+    CandidateStream(.documents, walker: walker, collection: (number, path), enforced: enforced, merged: merged)
+  }
+
+  /// Documents of collection `path` looked up by ID, in walk order.
+  static func ids(_ ids: [String], number: CollectionNumber, path: ResourcePath) -> CandidateStream {
+    CandidateStream(.ids, collection: (number, path), ids: ids)
+  }
+
+  /// Candidates read in advance, in reverse walk order (the next one last).
+  static func sorted(_ candidates: [Candidate]) -> CandidateStream {
+    let stream = CandidateStream(.none)
+    stream.ahead = candidates
+    stream.mayRepeat = true
+    return stream
   }
 }

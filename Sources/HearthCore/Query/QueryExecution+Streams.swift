@@ -47,10 +47,7 @@ extension QueryExecution {
       }
     }
     found.sort { walkOrder($1, $0) }
-    let sorted = CandidateStream(.none)
-    sorted.ahead = found
-    sorted.mayRepeat = true
-    return [sorted]
+    return [CandidateStream.sorted(found)]
   }
 
   /// A stream over `ranges` of the plan's source (`prefix`: which equality prefix of a
@@ -62,29 +59,29 @@ extension QueryExecution {
     switch plan.source {
     case .ids(let ids):
       let (number, path) = collection!
-      return CandidateStream(.ids(forward ? ids : ids.reversed(), number: number, path: path))
+      return CandidateStream.ids(forward ? ids : ids.reversed(), number: number, path: path)
     case .documents:
       let (number, path) = collection!
       let start = near.flatMap { nameSeek($0, number, path) }.map { (key: $0.key, value: [UInt8]?.none) }
       let walker = try RangeWalker(txn, tables.documents, ranges, forward: forward, start: start)
-      return CandidateStream(.documents(walker, number: number, path: path), enforced: enforced, merged: merged)
+      return CandidateStream.documents(walker, number: number, path: path, enforced: enforced, merged: merged)
     case .index(let field, let kind, let prefix, _):
       let (number, path) = collection!
       let start =
         kind == .value ? near.flatMap { indexSeek($0, field: field, prefix: prefix, ranges: ranges, path) } : nil
       let walker = try RangeWalker(txn, tables.indexEntries, ranges, forward: forward, start: start)
-      return CandidateStream(
-        .entries(walker, name: { UTF8Text.string($0).map { (DocumentKey(collection: path, id: $0), number) } }),
+      return CandidateStream.entries(
+        walker, name: { UTF8Text.string($0).map { (DocumentKey(collection: path, id: $0), number) } },
         enforced: enforced, merged: merged)
     case .composite(let declared, let prefixes, let rest, _):
       let start = near.flatMap { compositeSeek($0, declared, prefix: prefixes[index], rest: rest) }
       let walker = try RangeWalker(txn, tables.indexEntries, ranges, forward: forward, start: start)
       guard let (number, path) = collection else {
-        return CandidateStream(
-          .entries(walker, name: { [self] in try groupDocument(declared, $0) }), enforced: enforced, merged: merged)
+        return CandidateStream.entries(
+          walker, name: { [self] in try groupDocument(declared, $0) }, enforced: enforced, merged: merged)
       }
-      return CandidateStream(
-        .entries(walker, name: { CompositeIndex.documentKey(declared, $0, in: path).map { ($0, number) } }),
+      return CandidateStream.entries(
+        walker, name: { CompositeIndex.documentKey(declared, $0, in: path).map { ($0, number) } },
         enforced: enforced, merged: merged)
     }
   }
@@ -136,21 +133,26 @@ extension QueryExecution {
     switch stream.source {
     case .none:
       return nil
-    case .ids(let ids, let number, let path):
-      while stream.nextID < ids.count {
+    case .ids:
+      let (number, path) = stream.collection!
+      while stream.nextID < stream.ids.count {
         stream.nextID += 1
-        if let candidate = try load(DocumentKey(collection: path, id: ids[stream.nextID - 1]), number: number) {
+        if let candidate = try load(DocumentKey(collection: path, id: stream.ids[stream.nextID - 1]), number: number) {
           return candidate
         }
       }
       return nil
-    case .documents(let walker, _, let path):
-      guard let (key, bytes) = try walker.next() else { return nil }
+    case .documents:
+      guard let (key, bytes) = try stream.walker!.next() else { return nil }
       guard let id = KeyLayout.documentID(inKey: key) else {
-        throw HearthError.dataLoss("A document key in collection \(path) is not valid UTF-8")
+        throw HearthError.dataLoss("A document key in collection \(stream.collection!.path) is not valid UTF-8")
       }
-      return try match(DocumentKey(collection: path, id: id), bytes, enforced: stream.enforced, merged: stream.merged)
-    case .entries(let walker, let name):
+      return try match(
+        DocumentKey(collection: stream.collection!.path, id: id), bytes, enforced: stream.enforced,
+        merged: stream.merged)
+    case .entries:
+      let walker = stream.walker!
+      let name = stream.name!
       while true {
         let entry: Cursor.Entry
         if let held = stream.held {
@@ -209,7 +211,7 @@ extension QueryExecution {
     var previous: DocumentKey?
     var refill: Int?
     while query.limit.map({ results.count < $0 }) ?? true {
-      let candidate: Candidate
+      var candidate: Candidate
       if let alone {
         guard let read = try next(alone) else { break }
         candidate = read
@@ -225,15 +227,22 @@ extension QueryExecution {
         guard candidate.document.key != previous else { continue }
         previous = candidate.document.key
       }
-      let document = candidate.document
-      guard candidate.enforced || (order.includes(document) && QueryMatcher.matches(query.filters, document)),
-        reading.allSatisfy({ document.value($0) != nil })
-      else { continue }
-      if let far, isBeyond(far, document, isStart: last) { break }
-      if let near, isBeyond(near, document, isStart: !last) { continue }
-      results.append(candidate)
+      if !candidate.enforced || !reading.isEmpty || far != nil || near != nil {
+        guard accepts(candidate.document, enforced: candidate.enforced) else { continue }
+        if let far, isBeyond(far, candidate.document, isStart: last) { break }
+        if let near, isBeyond(near, candidate.document, isStart: !last) { continue }
+      }
+      // Moved, not copied: a copy would retain and release its key and fields.
+      results.append(consume candidate)
     }
     return results
+  }
+
+  /// Whether a candidate matches the filters and has every order-by field (unless its
+  /// entry proved both) and every field the caller reads.
+  private func accepts(_ document: QueryDocument, enforced: Bool) -> Bool {
+    (enforced || (order.includes(document) && QueryMatcher.matches(query.filters, document)))
+      && reading.allSatisfy({ document.value($0) != nil })
   }
 
   /// The document a collection-group index entry names, and its collection's number:
@@ -281,9 +290,18 @@ extension QueryExecution {
   {
     statistics.documentsRead += 1
     try DocumentCodec.verify(bytes, key: key)
-    let names = enforced ? (merged ? mergeProjection : readingProjection) : projection
-    let fields = names.isEmpty ? [:] : try DocumentCodec.decodeFields(bytes, key: key, named: names)
+    // Each projection passed as it is: choosing one into a local would retain it.
+    let fields =
+      try enforced
+      ? (merged ? decode(bytes, key, mergeProjection) : decode(bytes, key, readingProjection))
+      : decode(bytes, key, projection)
     return Candidate(document: QueryDocument(key: key, fields: fields), bytes: bytes, enforced: enforced)
+  }
+
+  private func decode(_ bytes: UnsafeRawBufferPointer, _ key: DocumentKey, _ names: [[UInt8]]) throws
+    -> [String: Value]
+  {
+    names.isEmpty ? Dictionary() : try DocumentCodec.decodeFields(bytes, key: key, named: names)
   }
 
   /// Whether `document` lies past `bound` on the far side (before a start cursor, after

@@ -114,8 +114,20 @@ final class QueryExecution {
   }
 
   func run(requireIndexes: Bool) throws -> QueryResult {
-    let documents = Self.copiedOut(try matches(requireIndexes: requireIndexes))
+    let matches = try matches(requireIndexes: requireIndexes)
+    var documents: [EncodedDocument] = []
+    documents.reserveCapacity(matches.count)
+    Self.copyOut(matches) { documents.append(EncodedDocument(key: $0, verified: $1)) }
     return QueryResult(documents: documents, statistics: statistics)
+  }
+
+  /// Runs the query, handing `each` its results in query order: their keys and verified
+  /// bytes, copied out of the read transaction into one buffer they share. The caller
+  /// builds its own kind of result straight from them, with no array between.
+  func run(
+    requireIndexes: Bool, _ each: (consuming DocumentKey, consuming ArraySlice<UInt8>) throws -> Void
+  ) throws {
+    try Self.copyOut(try matches(requireIndexes: requireIndexes), each)
   }
 
   /// The results in query order, as the query saw them; their bytes are valid only in
@@ -137,27 +149,31 @@ final class QueryExecution {
   }
 
   /// The results' bytes copied out of the read transaction into one buffer, which their
-  /// documents share.
-  static func copiedOut(_ matches: [Candidate]) -> [EncodedDocument] {
-    let total = matches.reduce(0) { $0 + $1.bytes.count }
-    let buffer = [UInt8](unsafeUninitializedCapacity: total) { buffer, initialized in
-      var position = 0
-      for match in matches where !match.bytes.isEmpty {
-        UnsafeMutableRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(buffer)[position...])
-          .copyMemory(from: match.bytes)
-        position += match.bytes.count
+  /// documents share, handed to `each` in order. Each key is moved out of its candidate
+  /// and handed over to keep (copies would retain and release it).
+  static func copyOut(
+    _ matches: consuming [Candidate], _ each: (consuming DocumentKey, consuming ArraySlice<UInt8>) throws -> Void
+  ) rethrows {
+    let buffer = matches.withUnsafeBufferPointer { candidates in
+      let total = candidates.reduce(0) { $0 + $1.bytes.count }
+      return [UInt8](unsafeUninitializedCapacity: total) { buffer, initialized in
+        var position = 0
+        for candidate in candidates where !candidate.bytes.isEmpty {
+          UnsafeMutableRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(buffer)[position...])
+            .copyMemory(from: candidate.bytes)
+          position += candidate.bytes.count
+        }
+        initialized = position
       }
-      initialized = position
     }
-    var documents: [EncodedDocument] = []
-    documents.reserveCapacity(matches.count)
+    // Taken from the end, which moves a candidate out; reversing first only swaps them.
+    matches.withUnsafeMutableBufferPointer { $0.reverse() }
     var start = 0
-    for match in matches {
+    while let match = matches.popLast() {
       let end = start + match.bytes.count
-      documents.append(EncodedDocument(key: match.document.key, verified: buffer[start..<end]))
+      try each(match.document.key, buffer[start..<end])
       start = end
     }
-    return documents
   }
 
   func describe(_ reads: [[PlannedRead]]) {
@@ -305,5 +321,17 @@ extension StoreReader {
   package func run(_ query: QueryModel, requireIndexes: Bool = false, explaining: Bool = false) throws -> QueryResult {
     let execution = QueryExecution(reader: self, query: query, explaining: explaining)
     return try execution.run(requireIndexes: requireIndexes)
+  }
+
+  /// Runs `query` as `run(_:requireIndexes:explaining:)` does, handing `each` the results
+  /// in query order (keys and verified bytes in one shared buffer) instead of gathering
+  /// them: the API builds its snapshots straight from them, one array less a query.
+  ///
+  /// - Throws: `dataLoss` when a document it reads is damaged; what `each` throws.
+  package func run(
+    _ query: QueryModel, requireIndexes: Bool = false,
+    each: (consuming DocumentKey, consuming ArraySlice<UInt8>) throws -> Void
+  ) throws {
+    try QueryExecution(reader: self, query: query).run(requireIndexes: requireIndexes, each)
   }
 }
