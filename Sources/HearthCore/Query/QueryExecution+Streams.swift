@@ -206,6 +206,8 @@ extension QueryExecution {
         if let candidate = try next(stream) { heads.insert(candidate, stream: index) }
       }
     }
+    // An enforced candidate needs no check when nothing is read and no cursor bounds it.
+    let provenEnough = reading.isEmpty && far == nil && near == nil
     var results: [Candidate] = []
     results.reserveCapacity(min(query.limit ?? 16, 256))
     var previous: DocumentKey?
@@ -227,7 +229,7 @@ extension QueryExecution {
         guard candidate.document.key != previous else { continue }
         previous = candidate.document.key
       }
-      if !candidate.enforced || !reading.isEmpty || far != nil || near != nil {
+      if !candidate.enforced || !provenEnough {
         guard accepts(candidate.document, enforced: candidate.enforced) else { continue }
         if let far, isBeyond(far, candidate.document, isStart: last) { break }
         if let near, isBeyond(near, candidate.document, isStart: !last) { continue }
