@@ -21,7 +21,8 @@ public struct SnapshotMetadata: Sendable, Equatable {
 /// the fields straight from them and keeps them, so a snapshot that is only checked for
 /// existence, or decoded as a struct, costs no dictionary it does not need.
 ///
-/// `@unchecked Sendable`: immutable but for the decoded fields, which `decoded` guards.
+/// `@unchecked Sendable`: immutable but for the decoded fields, which `decoded` publishes
+/// once, atomically.
 public class DocumentSnapshot: @unchecked Sendable {
   /// The database the document belongs to.
   let firestore: Database
@@ -30,7 +31,10 @@ public class DocumentSnapshot: @unchecked Sendable {
   /// The document's verified bytes; `nil` when it does not exist. Held apart from its key
   /// (`document` pairs them) so that a snapshot keeps one key, not two.
   private let bytes: ArraySlice<UInt8>?
-  private let decoded = Mutex<[String: Any]?>(nil)
+  /// The fields `data()` built first, set once: a lone atomic word (a lock and an optional
+  /// dictionary cost every snapshot their destruction, decoded or not). Two threads that
+  /// decode at once both build the fields; the first stored is the one both return.
+  private let decoded = AtomicLazyReference<DecodedFields>()
 
   init(database: Database, key: DocumentKey, document: EncodedDocument?) {
     firestore = database
@@ -67,13 +71,9 @@ public class DocumentSnapshot: @unchecked Sendable {
   /// The document's fields, or `nil` when it does not exist.
   public func data() -> [String: Any]? {
     guard let document else { return nil }
-    let fields = decoded.withLock { cached -> UncheckedFields in
-      if let cached { return UncheckedFields(fields: cached) }
-      let fields = document.anyFields { [firestore] in DocumentReference(database: firestore, key: $0) }
-      cached = fields
-      return UncheckedFields(fields: fields)
-    }
-    return fields.fields
+    if let cached = decoded.load() { return cached.fields }
+    let fields = document.anyFields { [firestore] in DocumentReference(database: firestore, key: $0) }
+    return decoded.storeIfNil(DecodedFields(fields)).fields
   }
 
   /// The document's fields as stored values, decoded afresh from its bytes (not kept),
@@ -183,12 +183,13 @@ public struct DocumentChange: Sendable {
   public let newIndex: UInt
 }
 
-/// Carries decoded fields out of the snapshot's lock.
+/// A snapshot's decoded fields, as its atomic reference holds them.
 ///
 /// `@unchecked Sendable`: the fields are an immutable copy-on-write dictionary, read
-/// only after the lock has published them.
-private struct UncheckedFields: @unchecked Sendable {
+/// only after the atomic store has published them.
+private final class DecodedFields: @unchecked Sendable {
   let fields: [String: Any]
+  init(_ fields: [String: Any]) { self.fields = fields }
 }
 
 /// Snapshots are equal when they show the same version of the same document (or both

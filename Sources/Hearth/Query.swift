@@ -87,7 +87,7 @@ public class Query: @unchecked Sendable {
     let firestore = firestore
     var documents: [QueryDocumentSnapshot] = []
     try firestore.engine().read { reader in
-      try reader.run(model, requireIndexes: require) { key, bytes in
+      try reader.run(model, requireIndexes: require, reserve: { documents.reserveCapacity($0) }) { key, bytes in
         documents.append(QueryDocumentSnapshot(database: firestore, key: key, bytes: bytes))
       }
     }

@@ -74,6 +74,6 @@ struct ByteReader {
   /// taken without a second check (damaged bytes would be repaired, never trusted).
   @inlinable mutating func trustedString() throws(Malformed) -> String {
     let raw = try bytes(try count())
-    return String(decoding: raw.bindMemory(to: UInt8.self), as: UTF8.self)
+    return UTF8Text.make(raw.bindMemory(to: UInt8.self))
   }
 }

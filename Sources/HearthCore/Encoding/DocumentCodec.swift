@@ -284,7 +284,7 @@ package enum DocumentCodec {
         let name = try reader.bytes(try reader.count())
         while wanted < names.count, compareBytes(names[wanted], name) < 0 { wanted += 1 }
         if wanted < names.count, compareBytes(names[wanted], name) == 0 {
-          fields[String(decoding: name, as: UTF8.self)] = try decodeValue(&reader, depth: 0, ValueBuilder())
+          fields[UTF8Text.make(name.bindMemory(to: UInt8.self))] = try decodeValue(&reader, depth: 0, ValueBuilder())
           wanted += 1
         } else {
           try skipValue(&reader, depth: 0)

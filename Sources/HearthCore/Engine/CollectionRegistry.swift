@@ -16,7 +16,7 @@ final class CollectionRegistry: Sendable {
   private let paths = Mutex<[CollectionNumber: ResourcePath]>([:])
   /// Collections by the bytes that name them in collection-group index entries (see
   /// `collection(named:)`): one a collection a group query met, as `numbers` holds.
-  private let entryNames = Mutex<[EntryName: (path: ResourcePath, number: CollectionNumber)]>([:])
+  private let entryNames = Mutex(EntryNames())
 
   init(tables: Tables) { self.tables = tables }
 
@@ -39,11 +39,15 @@ final class CollectionRegistry: Sendable {
   func collection(
     named bytes: UnsafeRawBufferPointer, in txn: ReadTransaction, decoding: () -> ResourcePath?
   ) throws -> (path: ResourcePath, number: CollectionNumber)? {
-    let name = EntryName(bytes: [UInt8](bytes))
-    if let cached = entryNames.withLock({ $0[name] }) { return cached }
+    let hash = EntryNames.hash(bytes)
+    if let cached = entryNames.withLock({ $0.find(bytes, hash: hash) }) { return cached }
     guard let path = decoding(), let number = try number(of: path, in: txn) else { return nil }
     // Only committed registrations are kept (see the type's comment).
-    if !(txn is WriteTransaction) { entryNames.withLock { $0[name] = (path, number) } }
+    if !(txn is WriteTransaction) {
+      entryNames.withLock { names in
+        if names.find(bytes, hash: hash) == nil { names.insert([UInt8](bytes), hash: hash, (path, number)) }
+      }
+    }
     return (path, number)
   }
 
@@ -209,20 +213,80 @@ package struct CollectionHint: ~Copyable, Sendable {
   func remember(_ number: CollectionNumber) { stored.store(number.rawValue, ordering: .relaxed) }
 }
 
-/// Bytes as a cache key, hashed and compared whole (an array's own `hash(into:)` feeds
-/// the hasher one element at a time, ~25 instructions a byte).
-private struct EntryName: Hashable {
-  let bytes: [UInt8]
+/// Collections by the bytes that name them in collection-group index entries: an
+/// open-addressed table keyed by a hash of the bytes, so that a lookup (a group query
+/// makes one a result) builds no key and runs no general-purpose hasher (a `Dictionary`
+/// keyed by `[UInt8]` costs an array a lookup and ~25 instructions a byte to hash).
+private struct EntryNames {
+  private struct Slot {
+    let bytes: [UInt8]
+    let collection: (path: ResourcePath, number: CollectionNumber)
+  }
+  /// Each slot's hash, 0 when empty (`hash` never gives 0): probed without copying a slot.
+  private var hashes = [UInt64](repeating: 0, count: 64)
+  private var slots = [Slot?](repeating: nil, count: 64)
+  private var count = 0
 
-  static func == (a: EntryName, b: EntryName) -> Bool {
-    guard a.bytes.count == b.bytes.count else { return false }
-    guard !a.bytes.isEmpty else { return true }
-    return a.bytes.withUnsafeBytes { a in
-      b.bytes.withUnsafeBytes { b in memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0 }
+  /// The collection named by `bytes` (whose hash is `hash`), when known.
+  func find(_ bytes: UnsafeRawBufferPointer, hash: UInt64) -> (path: ResourcePath, number: CollectionNumber)? {
+    let mask = hashes.count - 1
+    var index = Int(truncatingIfNeeded: hash) & mask
+    while hashes[index] != 0 {
+      if hashes[index] == hash, let slot = slots[index], slot.bytes.count == bytes.count,
+        slot.bytes.isEmpty
+          || slot.bytes.withUnsafeBytes({ memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 })
+      {
+        return slot.collection
+      }
+      index = (index + 1) & mask
     }
+    return nil
   }
 
-  func hash(into hasher: inout Hasher) {
-    bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+  /// Adds a name not yet in the table; the table doubles when half full.
+  mutating func insert(
+    _ bytes: [UInt8], hash: UInt64, _ collection: (path: ResourcePath, number: CollectionNumber)
+  ) {
+    if (count + 1) * 2 > hashes.count {
+      let (oldHashes, oldSlots) = (hashes, slots)
+      hashes = [UInt64](repeating: 0, count: oldHashes.count * 2)
+      slots = [Slot?](repeating: nil, count: oldHashes.count * 2)
+      for (hash, slot) in zip(oldHashes, oldSlots) where hash != 0 { place(slot!, hash) }
+    }
+    place(Slot(bytes: bytes, collection: collection), hash)
+    count += 1
+  }
+
+  private mutating func place(_ slot: Slot, _ hash: UInt64) {
+    let mask = hashes.count - 1
+    var index = Int(truncatingIfNeeded: hash) & mask
+    while hashes[index] != 0 { index = (index + 1) & mask }
+    hashes[index] = hash
+    slots[index] = slot
+  }
+
+  /// A 64-bit hash of the bytes, eight at a time (multiply and fold), with their count;
+  /// never 0, which marks an empty slot.
+  static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+    var hash = UInt64(bytes.count) &* 0x9E37_79B9_7F4A_7C15
+    let count = bytes.count
+    var offset = 0
+    while offset + 8 <= count {
+      hash = (hash ^ bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* 0xBF58_476D_1CE4_E5B9
+      hash ^= hash >> 31
+      offset += 8
+    }
+    if offset < count {
+      // The last eight bytes (overlapping those already mixed), or the few there are.
+      var tail: UInt64 = 0
+      if count >= 8 {
+        tail = bytes.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+      } else {
+        for position in 0..<count { tail |= UInt64(bytes[position]) << (8 * UInt64(position)) }
+      }
+      hash = (hash ^ tail) &* 0xBF58_476D_1CE4_E5B9
+      hash ^= hash >> 31
+    }
+    return hash | 1
   }
 }

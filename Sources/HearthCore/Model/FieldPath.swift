@@ -89,12 +89,26 @@ public struct FieldPath: Hashable, Sendable, CustomStringConvertible {
   ///
   /// - Throws: `invalidArgument` for an empty path or segment, or the characters `~*/[]`.
   package static func parse(dotted string: String) throws -> FieldPath {
-    // One pass over the UTF-8 bytes (the reserved characters are all ASCII).
-    if string.utf8.contains(where: { $0 == 0x7E || $0 == 0x2A || $0 == 0x2F || $0 == 0x5B || $0 == 0x5D }) {
+    // One pass over the UTF-8 bytes (the reserved characters are all ASCII); a lone name
+    // (most paths a query names) is kept as it is, without splitting or decoding.
+    var copy = string
+    let (reserved, dots) = copy.withUTF8 { bytes in
+      var reserved = false
+      var dots = false
+      for byte in bytes {
+        switch byte {
+        case 0x7E, 0x2A, 0x2F, 0x5B, 0x5D: reserved = true
+        case 0x2E: dots = true
+        default: continue
+        }
+      }
+      return (reserved, dots)
+    }
+    if !reserved, !dots, !string.isEmpty, string.utf8.count <= maxBytes { return FieldPath([string]) }
+    if reserved {
       throw HearthError.invalidArgument(
         "Invalid field path (\(string)). Paths must not contain '~', '*', '/', '[', or ']'")
     }
-    var copy = string
     let segments = copy.withUTF8 { bytes in
       bytes.split(separator: 0x2E, omittingEmptySubsequences: false).map {
         String(decoding: UnsafeBufferPointer(rebasing: $0), as: UTF8.self)

@@ -121,13 +121,17 @@ final class QueryExecution {
     return QueryResult(documents: documents, statistics: statistics)
   }
 
-  /// Runs the query, handing `each` its results in query order: their keys and verified
-  /// bytes, copied out of the read transaction into one buffer they share. The caller
-  /// builds its own kind of result straight from them, with no array between.
+  /// Runs the query, telling `reserve` how many results there are, then handing `each`
+  /// them in query order: their keys and verified bytes, copied out of the read
+  /// transaction into one buffer they share. The caller builds its own kind of result
+  /// straight from them, in an array it sized once, with no array between.
   func run(
-    requireIndexes: Bool, _ each: (consuming DocumentKey, consuming ArraySlice<UInt8>) throws -> Void
+    requireIndexes: Bool, reserve: (Int) -> Void,
+    _ each: (consuming DocumentKey, consuming ArraySlice<UInt8>) throws -> Void
   ) throws {
-    try Self.copyOut(try matches(requireIndexes: requireIndexes), each)
+    let matches = try matches(requireIndexes: requireIndexes)
+    reserve(matches.count)
+    try Self.copyOut(matches, each)
   }
 
   /// The results in query order, as the query saw them; their bytes are valid only in
@@ -323,15 +327,16 @@ extension StoreReader {
     return try execution.run(requireIndexes: requireIndexes)
   }
 
-  /// Runs `query` as `run(_:requireIndexes:explaining:)` does, handing `each` the results
-  /// in query order (keys and verified bytes in one shared buffer) instead of gathering
-  /// them: the API builds its snapshots straight from them, one array less a query.
+  /// Runs `query` as `run(_:requireIndexes:explaining:)` does, telling `reserve` the
+  /// number of results, then handing `each` them in query order (keys and verified bytes
+  /// in one shared buffer) instead of gathering them: the API builds its snapshots
+  /// straight from them, in an array sized once, one array less a query.
   ///
   /// - Throws: `dataLoss` when a document it reads is damaged; what `each` throws.
   package func run(
-    _ query: QueryModel, requireIndexes: Bool = false,
+    _ query: QueryModel, requireIndexes: Bool = false, reserve: (Int) -> Void,
     each: (consuming DocumentKey, consuming ArraySlice<UInt8>) throws -> Void
   ) throws {
-    try QueryExecution(reader: self, query: query).run(requireIndexes: requireIndexes, each)
+    try QueryExecution(reader: self, query: query).run(requireIndexes: requireIndexes, reserve: reserve, each)
   }
 }
