@@ -9,6 +9,25 @@ struct Candidate {
   /// check it again: its index entry proves it (and then only the fields the caller reads
   /// were decoded), or it was checked when its plan was read whole.
   var enforced: Bool
+  /// Its index entry's bytes that order it among the entries of its plan's other ranges,
+  /// when its stream is merged with them by key (see `SortKey`).
+  var sortKey: SortKey? = nil
+}
+
+/// Where an index entry stands among the entries of its plan's other ranges: its key past
+/// the range's equality prefix (the ordered fields' values, as the index encodes them),
+/// then its data (the document's name). Entries of one index order by these bytes exactly
+/// as each range's walk orders its own, so a merge of the ranges compares bytes instead
+/// of decoded fields. Both point into the read transaction's map.
+struct SortKey {
+  let ordered: UnsafeRawBufferPointer
+  let name: UnsafeRawBufferPointer
+
+  /// -1, 0 or 1 as this entry's bytes order before, with or after the other's.
+  func compare(_ other: SortKey) -> Int {
+    let ordered = Value.compareRaw(self.ordered, other.ordered)
+    return ordered != 0 ? ordered : Value.compareRaw(name, other.name)
+  }
 }
 
 /// The candidates of one plan, or of one range of it, in walk order: query order, or its
@@ -55,14 +74,18 @@ final class CandidateStream {
   @exclusivity(unchecked) var nextID = 0
 
   /// Whether it is one of several merged in query order (whose documents the merge
-  /// orders by their order-by fields).
+  /// orders by their order-by fields, or by `sortKeyStart`).
   let merged: Bool
+  /// Where, in each entry's key, the bytes that order it among the merged ranges' entries
+  /// begin (after its range's equality prefix; past the key's end when only the name
+  /// orders); `nil` when the merge orders by fields.
+  let sortKeyStart: Int?
 
   private init(
     _ source: Source, walker: RangeWalker? = nil,
     name: ((UnsafeRawBufferPointer) throws -> (DocumentKey, CollectionNumber)?)? = nil,
     collection: (number: CollectionNumber, path: ResourcePath)? = nil, ids: [String] = [], enforced: Bool = false,
-    merged: Bool = false
+    merged: Bool = false, sortKeyStart: Int? = nil
   ) {
     self.source = source
     self.walker = walker
@@ -71,14 +94,16 @@ final class CandidateStream {
     self.ids = ids
     self.enforced = enforced
     self.merged = merged
+    self.sortKeyStart = sortKeyStart
   }
 
   /// Index entries read by `walker`, each naming a document (`name`).
   static func entries(
     _ walker: RangeWalker, name: @escaping (UnsafeRawBufferPointer) throws -> (DocumentKey, CollectionNumber)?,
-    enforced: Bool, merged: Bool
+    enforced: Bool, merged: Bool, sortKeyStart: Int?
   ) -> CandidateStream {
-    CandidateStream(.entries, walker: walker, name: name, enforced: enforced, merged: merged)
+    CandidateStream(
+      .entries, walker: walker, name: name, enforced: enforced, merged: merged, sortKeyStart: sortKeyStart)
   }
 
   /// The documents of collection `path` (number `number`) that `walker` reads.

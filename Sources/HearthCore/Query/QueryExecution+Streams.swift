@@ -4,10 +4,26 @@ import HearthStorage
 /// its key ranges, or its documents read whole and sorted), and `merge` takes their
 /// candidates in query order, checks them, and stops at the limit.
 extension QueryExecution {
-  /// Whether `a` comes before `b` in the walk's order.
-  func walkOrder(_ a: Candidate, _ b: Candidate) -> Bool {
-    let position = order.compare(a.document, b.document)
+  /// Whether `a` comes before `b` in the walk's order: by their entries' bytes when both
+  /// have them (`SortKey`), else by their order-by fields.
+  ///
+  /// - Throws: `dataLoss` when a document's order-by fields cannot be decoded.
+  func walkOrder(_ a: Candidate, _ b: Candidate) throws -> Bool {
+    if let x = a.sortKey, let y = b.sortKey {
+      let position = x.compare(y)
+      return keyedWalkForward ? position < 0 : position > 0
+    }
+    let position = order.compare(try orderable(a), try orderable(b))
     return query.limitType == .last ? position > 0 : position < 0
+  }
+
+  /// The candidate's document with its order-by fields. A merge by key decodes only the
+  /// fields the caller reads of a document its entry proves; when it meets a cut key's
+  /// document, which only fields can order, it decodes them here.
+  private func orderable(_ candidate: Candidate) throws -> QueryDocument {
+    guard candidate.sortKey != nil, candidate.enforced else { return candidate.document }
+    let key = candidate.document.key
+    return QueryDocument(key: key, fields: try decode(candidate.bytes, key, mergeProjection))
   }
 
   /// The streams of one plan: one walk when reading it yields query order; one walk a
@@ -26,13 +42,15 @@ extension QueryExecution {
       ]
     }
     if let direction = plan.eachRangeForward {
-      // Entries whose keys prove the filters skip the re-check here too; their order-by
-      // fields are still decoded, for the merge to order them.
+      // Entries whose keys prove the filters skip the re-check here too. A lone plan's
+      // ranges are of one index, so the merge orders its entries by their bytes; the
+      // ranges of several plans are ordered by their documents' order-by fields.
       let enforced = filters.map { enforces(plan, $0) } ?? false
+      keyedWalkForward = direction != last
       return try plan.ranges.indices.map { index in
         try stream(
           plan, collection, ranges: [plan.ranges[index]], prefix: index, forward: direction != last, near: near,
-          enforced, merged: true)
+          enforced, merged: true, keyed: filters != nil)
       }
     }
     let all = try stream(plan, collection, ranges: plan.ranges, prefix: 0, forward: true, near: nil)
@@ -46,15 +64,17 @@ extension QueryExecution {
         found.append(candidate)
       }
     }
-    found.sort { walkOrder($1, $0) }
+    try found.sort { try walkOrder($1, $0) }
     return [CandidateStream.sorted(found)]
   }
 
   /// A stream over `ranges` of the plan's source (`prefix`: which equality prefix of a
-  /// declared index they belong to, for a cursor's seek).
+  /// declared index they belong to, for a cursor's seek; `keyed`: its entries carry the
+  /// bytes that order them among the other ranges', see `SortKey`).
   private func stream(
     _ plan: AccessPlan, _ collection: (number: CollectionNumber, path: ResourcePath)?, ranges: [KeyRange],
-    prefix index: Int, forward: Bool, near: Bound?, _ enforced: Bool = false, merged: Bool = false
+    prefix index: Int, forward: Bool, near: Bound?, _ enforced: Bool = false, merged: Bool = false,
+    keyed: Bool = false
   ) throws -> CandidateStream {
     switch plan.source {
     case .ids(let ids):
@@ -70,19 +90,25 @@ extension QueryExecution {
       let start =
         kind == .value ? near.flatMap { indexSeek($0, field: field, prefix: prefix, ranges: ranges, path) } : nil
       let walker = try RangeWalker(txn, tables.indexEntries, ranges, forward: forward, start: start)
+      // Merged only when the query orders by name alone (ordered by the field, its ranges
+      // are read one after another): its entries order by their data, the document ID.
+      let sortKeyStart = keyed ? Int.max : nil
       return CandidateStream.entries(
         walker, name: { UTF8Text.string($0).map { (DocumentKey(collection: path, id: $0), number) } },
-        enforced: enforced, merged: merged)
+        enforced: enforced, merged: merged, sortKeyStart: sortKeyStart)
     case .composite(let declared, let prefixes, let rest, _):
       let start = near.flatMap { compositeSeek($0, declared, prefix: prefixes[index], rest: rest) }
       let walker = try RangeWalker(txn, tables.indexEntries, ranges, forward: forward, start: start)
+      // The fields after the equality prefix are the ordered ones (`fit`).
+      let sortKeyStart = keyed ? prefixes[index].count : nil
       guard let (number, path) = collection else {
         return CandidateStream.entries(
-          walker, name: { [self] in try groupDocument(declared, $0) }, enforced: enforced, merged: merged)
+          walker, name: { [self] in try groupDocument(declared, $0) }, enforced: enforced, merged: merged,
+          sortKeyStart: sortKeyStart)
       }
       return CandidateStream.entries(
         walker, name: { CompositeIndex.documentKey(declared, $0, in: path).map { ($0, number) } },
-        enforced: enforced, merged: merged)
+        enforced: enforced, merged: merged, sortKeyStart: sortKeyStart)
     }
   }
 
@@ -164,10 +190,20 @@ extension QueryExecution {
           entry = read
         }
         let cut = FieldIndex.mayBeTruncated(entry.key)
+        // A whole key orders its entry by bytes when the merge compares them; its
+        // document then needs no order-by fields.
+        let sortKeyStart = cut ? nil : stream.sortKeyStart
         guard let (key, number) = try name(entry.value),
-          let candidate = try load(key, number: number, enforced: stream.enforced && !cut, merged: stream.merged)
+          var candidate = try load(
+            key, number: number, enforced: stream.enforced && !cut, merged: stream.merged && sortKeyStart == nil)
         else { continue }
-        guard cut else { return candidate }
+        guard cut else {
+          if let sortKeyStart {
+            let ordered = UnsafeRawBufferPointer(rebasing: entry.key[min(sortKeyStart, entry.key.count)...])
+            candidate.sortKey = SortKey(ordered: ordered, name: entry.value)
+          }
+          return candidate
+        }
         // A cut key may stand for several values: its documents are ordered before use.
         var group = [candidate]
         while let read = try walker.next() {
@@ -180,7 +216,7 @@ extension QueryExecution {
             group.append(candidate)
           }
         }
-        group.sort { walkOrder($1, $0) }
+        try group.sort { try walkOrder($1, $0) }
         stream.ahead = group
         return stream.ahead.popLast()
       }
@@ -200,10 +236,10 @@ extension QueryExecution {
     let mayRepeat = streams.count > 1 || streams.contains(where: \.mayRepeat)
     // A lone walk is read straight, without a heap to order it against others.
     let alone = streams.count == 1 && !mayRepeat ? streams[0] : nil
-    var heads = CandidateHeap { [self] in walkOrder($0, $1) }
+    var heads = CandidateHeap(streams: streams.count, keysForward: keyedWalkForward) { [self] in try walkOrder($0, $1) }
     if alone == nil {
       for (index, stream) in streams.enumerated() {
-        if let candidate = try next(stream) { heads.insert(candidate, stream: index) }
+        if let candidate = try next(stream) { try heads.insert(candidate, stream: index) }
       }
     }
     // An enforced candidate needs no check when nothing is read and no cursor bounds it.
@@ -218,8 +254,8 @@ extension QueryExecution {
         guard let read = try next(alone) else { break }
         candidate = read
       } else {
-        if let stream = refill, let read = try next(streams[stream]) { heads.insert(read, stream: stream) }
-        guard let (read, stream) = heads.popFirst() else { break }
+        if let stream = refill, let read = try next(streams[stream]) { try heads.insert(read, stream: stream) }
+        guard let (read, stream) = try heads.popFirst() else { break }
         refill = stream
         candidate = read
       }
@@ -286,7 +322,7 @@ extension QueryExecution {
 
   /// A document read: its bytes verified once, and the fields the query looks at decoded
   /// (only those the caller reads, when its index entry vouches for the rest; and the
-  /// order-by fields, when its stream is merged with others).
+  /// order-by fields, when `merged` orders it among other streams' by its fields).
   private func match(_ key: DocumentKey, _ bytes: UnsafeRawBufferPointer, enforced: Bool, merged: Bool) throws
     -> Candidate
   {

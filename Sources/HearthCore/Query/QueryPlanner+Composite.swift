@@ -148,8 +148,10 @@ extension QueryPlanner {
   /// composite index, and a collection-group query that filters or orders needs a
   /// collection-group index.
   func missingIndex(_ filters: [FieldFilter], target: QueryModel.Target, indexes: IndexSet) -> IndexDefinition? {
+    // An order-by field that an equality pins orders nothing; one that an `in` lists is
+    // ordered by its own single-field index (a range a value, in value order).
     let ordered = order.dropLast().filter { orderBy in
-      !filters.contains { $0.field == orderBy.field && $0.op == .equal }
+      !filters.contains { $0.field == orderBy.field && ($0.op == .equal || $0.op == .in) }
     }
     let equalities = filters.filter { !$0.field.isDocumentID && [.equal, .in].contains($0.op) }
     let arrays = filters.filter { !$0.field.isDocumentID && $0.op.isArrayOperator }

@@ -166,6 +166,7 @@ import Testing
       #expect(try db.collection("posts").whereField("ownerId", isEqualTo: "x").getDocuments().count == 1)
       #expect(
         try db.collection("posts").whereField("likes", isGreaterThan: 1).order(by: "likes").getDocuments().count == 1)
+      #expect(try db.collection("posts").whereField("likes", in: [3, 4]).order(by: "likes").getDocuments().count == 1)
       let json = String(error.message[error.message.range(of: "{")!.lowerBound...])
       try db.declareIndexes(json: json)
       #expect(try query.getDocuments().count == 1)
