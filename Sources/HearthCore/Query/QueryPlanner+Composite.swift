@@ -18,19 +18,25 @@ extension QueryPlanner {
     var coversFilters: Bool
   }
 
-  /// How `index` fits the conjunction, or `nil` when it cannot serve it.
-  func fit(_ index: DeclaredIndex, _ filters: [FieldFilter], collection: CollectionNumber?) -> CompositeFit? {
+  /// The order-by fields an index must end with to serve the conjunction: all but the
+  /// last (`__name__`), less those an equality pins, which order nothing.
+  func orderedFields(_ filters: [FieldFilter]) -> [OrderBy] {
+    order.dropLast().filter { orderBy in !filters.contains { $0.field == orderBy.field && $0.op == .equal } }
+  }
+
+  /// How `index` fits the conjunction (whose `orderedFields` are `ordered`), or `nil` when
+  /// it cannot serve it.
+  func fit(_ index: DeclaredIndex, _ filters: [FieldFilter], ordered: [OrderBy], collection: CollectionNumber?)
+    -> CompositeFit?
+  {
     let fields = index.definition.fields
-    // Order-by fields pinned by an equality do not order anything.
-    let ordered = order.dropLast().filter { orderBy in
-      !filters.contains { $0.field == orderBy.field && $0.op == .equal }
-    }
     // The index must end with the ordered fields (checked first: a collection may have
     // many declared indexes, and most do not fit).
-    guard fields.count >= ordered.count,
-      zip(fields[(fields.count - ordered.count)...], ordered).allSatisfy({ $0.path == $1.field })
-    else { return nil }
-    // The leading fields an equality, `in` or array filter fixes.
+    let tail = fields.count - ordered.count
+    guard tail >= 0 else { return nil }
+    for position in ordered.indices where fields[tail + position].path != ordered[position].field { return nil }
+    // The leading fields an equality, `in` or array filter fixes: every field before the
+    // ordered ones, and none of those (a `contains` field is fixed or the index unfit).
     var fixedCount = 0
     while fixedCount < fields.count {
       guard fixing(fields[fixedCount], filters) != nil else {
@@ -39,9 +45,9 @@ extension QueryPlanner {
       }
       fixedCount += 1
     }
+    guard fixedCount == tail else { return nil }
     let rest = fields[fixedCount...]
     guard !rest.contains(where: { $0.mode == .contains }) else { return nil }
-    guard rest.elementsEqual(ordered, by: { $0.path == $1.field }) else { return nil }
     // Only an index that fits builds its key prefixes: one for each combination of the
     // fixed fields' values.
     var prefixes = [CompositeIndex.prefix(index, collection)]
@@ -91,26 +97,39 @@ extension QueryPlanner {
 
   /// A plan on a declared index (with `collection` for collection scope, `nil` for a
   /// collection-group index, which reads every collection of the group at once).
-  func compositePlan(_ index: DeclaredIndex, _ filters: [FieldFilter], collection: CollectionNumber?) throws
-    -> AccessPlan?
-  {
-    guard let fit = fit(index, filters, collection: collection), !fit.prefixes.isEmpty else { return nil }
+  ///
+  /// Its `estimate` is left at 0 (see `estimated`): a plan taken without weighing others
+  /// needs none.
+  func compositePlan(
+    _ index: DeclaredIndex, _ filters: [FieldFilter], ordered: [OrderBy], collection: CollectionNumber?
+  ) -> AccessPlan? {
+    guard let fit = fit(index, filters, ordered: ordered, collection: collection), !fit.prefixes.isEmpty else {
+      return nil
+    }
     let prefixes = fit.prefixes.sorted { KeyRange.compare($0, $1) < 0 }
     let ranges = prefixes.map { prefix -> KeyRange in
       guard let first = fit.rest.first else { return .exact(prefix) }
       return componentRange(prefix, first, filters.filter { $0.field == first.path && $0.op.isRange })
     }
-    let estimate =
-      fit.rest.isEmpty
-      ? try count(ranges) : try sample(tables.indexEntries, ranges, ordered: fit.eachPrefixForward != nil)
     return AccessPlan(
       source: .composite(index: index, prefixes: prefixes, rest: fit.rest, ranges: ranges), forward: fit.forward,
-      eachRangeForward: fit.eachPrefixForward, estimate: estimate,
+      eachRangeForward: fit.eachPrefixForward, estimate: 0,
       describe: {
         let fields = index.definition.fields.map { "\($0.path) \($0.mode)" }.joined(separator: ", ")
         return "\(index.definition.scope == .collection ? "composite" : "collection-group") index on "
           + "\(index.definition.collectionGroup) (\(fields))"
       })
+  }
+
+  /// A declared index's plan with the entries it is expected to read: exactly counted
+  /// under whole keys, else sampled.
+  func estimated(_ plan: AccessPlan) throws -> AccessPlan {
+    guard case .composite(_, _, let rest, let ranges) = plan.source else { return plan }
+    var estimated = plan
+    estimated.estimate =
+      rest.isEmpty
+      ? try count(ranges) : try sample(tables.indexEntries, ranges, ordered: plan.eachRangeForward != nil)
+    return estimated
   }
 
   /// The key range of one index field's component after `prefix`: its values within the
@@ -153,6 +172,7 @@ extension QueryPlanner {
     let ordered = order.dropLast().filter { orderBy in
       !filters.contains { $0.field == orderBy.field && ($0.op == .equal || $0.op == .in) }
     }
+    let indexOrdered = orderedFields(filters)
     let equalities = filters.filter { !$0.field.isDocumentID && [.equal, .in].contains($0.op) }
     let arrays = filters.filter { !$0.field.isDocumentID && $0.op.isArrayOperator }
     var fields: [IndexDefinition.Field] = []
@@ -167,7 +187,9 @@ extension QueryPlanner {
       guard needsComposite else { return nil }
       let candidates = indexes.indexes(for: path.last!, scope: .collection)
       if candidates.contains(where: {
-        fit($0, filters, collection: .root).map { $0.coversFilters && $0.eachPrefixForward != nil } ?? false
+        fit($0, filters, ordered: indexOrdered, collection: .root).map {
+          $0.coversFilters && $0.eachPrefixForward != nil
+        } ?? false
       }) {
         return nil
       }
@@ -176,7 +198,9 @@ extension QueryPlanner {
       guard !fields.isEmpty else { return nil }
       let candidates = indexes.indexes(for: collectionID, scope: .collectionGroup)
       if candidates.contains(where: { index in
-        guard let fit = fit(index, filters, collection: nil), fit.coversFilters else { return false }
+        guard let fit = fit(index, filters, ordered: indexOrdered, collection: nil), fit.coversFilters else {
+          return false
+        }
         return fit.eachPrefixForward != nil || ordered.isEmpty
       }) {
         return nil

@@ -62,8 +62,11 @@ struct QueryPlanner {
   /// The best plan for one collection.
   func plan(_ filters: [FieldFilter], collection: CollectionNumber, path: ResourcePath) throws -> AccessPlan {
     var candidates: [AccessPlan] = []
+    let ordered = orderedFields(filters)
     for index in indexes.indexes(for: path.last!, scope: .collection) {
-      if let plan = try compositePlan(index, filters, collection: collection) { candidates.append(plan) }
+      if let plan = compositePlan(index, filters, ordered: ordered, collection: collection) {
+        candidates.append(plan)
+      }
     }
     // A declared index read in query order that covers every filter stops at the limit:
     // taken without weighing the others, as production Firestore takes it.
@@ -72,8 +75,9 @@ struct QueryPlanner {
         plan.forward != nil && filters.allSatisfy { covers(plan, $0) }
       })
     {
-      return best([served], filters)
+      return served
     }
+    candidates = try candidates.map(estimated)
     let overrides = indexes.modes(path.last!)
     candidates.append(try documentsPlan(filters, collection, path))
     var fields: [FieldPath] = []
@@ -100,12 +104,15 @@ struct QueryPlanner {
   /// The best plan on a collection-group index, which reads the whole group at once; `nil`
   /// when none fits.
   func groupPlan(_ filters: [FieldFilter], collectionID: String) throws -> AccessPlan? {
-    var candidates = try indexes.indexes(for: collectionID, scope: .collectionGroup).compactMap {
-      try compositePlan($0, filters, collection: nil)
+    let ordered = orderedFields(filters)
+    var candidates = indexes.indexes(for: collectionID, scope: .collectionGroup).compactMap {
+      compositePlan($0, filters, ordered: ordered, collection: nil)
     }
     // None preferred: the group's collections may each have one.
     if let preferring { candidates = candidates.filter { preferring($0, filters) } }
-    return candidates.isEmpty ? nil : best(candidates, filters)
+    // One that fits alone is taken without weighing.
+    guard candidates.count > 1 else { return candidates.first }
+    return best(try candidates.map(estimated), filters)
   }
 
   private func best(_ plans: [AccessPlan], _ filters: [FieldFilter]) -> AccessPlan {

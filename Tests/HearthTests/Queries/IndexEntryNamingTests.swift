@@ -17,19 +17,13 @@ import Testing
         "fields": [{"fieldPath": "kind", "order": "ASCENDING"}, {"fieldPath": "likes", "order": "DESCENDING"}]}]}
     """
 
-  static var strict: Settings {
-    let settings = relaxed
-    settings.requireIndexes = true
-    return settings
-  }
-
   /// IDs of 1 to 40 bytes, ASCII and not, with the bytes a key escapes or complements.
   static let ids: [String] =
     (1...40).map { String(repeating: "abcdefghij", count: 4).prefix($0) }.map(String.init)
     + ["é", "ü-7", "日本語", "日本語のドキュメント", "naïve-résumé-identifier", "\u{7F}x", "~tilde", "a b"]
 
   @Test func collectionEntriesNameEveryID() throws {
-    try withDatabase(settings: Self.strict) { db in
+    try withDatabase(settings: relaxedRequiringIndexes) { db in
       try db.declareIndexes(json: Self.indexes)
       let posts = db.collection("users/solo/posts")
       let batch = db.batch()
@@ -46,7 +40,7 @@ import Testing
   }
 
   @Test func groupEntriesNameDocumentsOfManyCollections() throws {
-    try withDatabase(settings: Self.strict) { db in
+    try withDatabase(settings: relaxedRequiringIndexes) { db in
       try db.declareIndexes(json: Self.indexes)
       // 150 parents (past the 64 slots the registry's table of entry names starts with),
       // named short, long and in other scripts, at two depths.

@@ -17,12 +17,6 @@ import Testing
         "fields": [{"fieldPath": "owner", "order": "ASCENDING"}, {"fieldPath": "score", "order": "DESCENDING"}]}]}
     """
 
-  static var strict: Settings {
-    let settings = relaxed
-    settings.requireIndexes = true
-    return settings
-  }
-
   /// Owners whose key prefixes differ in length: the long one cuts a score's key that the
   /// short one keeps whole.
   static let owners = ["a", String(repeating: "o", count: 380)]
@@ -98,7 +92,7 @@ import Testing
   }
 
   @Test func inOverACompositeIndexMergesInQueryOrder() throws {
-    try withDatabase(settings: Self.strict) { db in
+    try withDatabase(settings: relaxedRequiringIndexes) { db in
       try db.declareIndexes(json: Self.indexes)
       let ranked = try Self.seedPosts(db, collections: ["users/u/posts"])
       let query = db.collection("users/u/posts").whereField("owner", in: Self.owners)
@@ -109,7 +103,7 @@ import Testing
   }
 
   @Test func inOverACollectionGroupIndexMergesInQueryOrder() throws {
-    try withDatabase(settings: Self.strict) { db in
+    try withDatabase(settings: relaxedRequiringIndexes) { db in
       try db.declareIndexes(json: Self.indexes)
       let ranked = try Self.seedPosts(db, collections: ["users/u/posts", "users/v/posts", "teams/t/users/w/posts"])
       let query = db.collectionGroup("posts").whereField("owner", in: Self.owners)
@@ -118,7 +112,7 @@ import Testing
   }
 
   @Test func inAndArrayContainsAnyOverSingleFieldIndexesMergeInQueryOrder() throws {
-    try withDatabase(settings: Self.strict) { db in
+    try withDatabase(settings: relaxedRequiringIndexes) { db in
       let long = String(repeating: "x", count: 600)
       let c = try seed(
         db.collection("items"),

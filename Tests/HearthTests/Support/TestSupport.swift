@@ -15,6 +15,14 @@ var relaxed: Settings {
   return settings
 }
 
+/// `relaxed`, refusing as production Firestore does a query that needs an index not
+/// declared: for tests that check which declared index serves a query.
+var relaxedRequiringIndexes: Settings {
+  let settings = relaxed
+  settings.requireIndexes = true
+  return settings
+}
+
 /// A fresh directory path under the system temporary directory (not created).
 func makeTemporaryPath(_ label: String = "hearth-tests") -> String {
   FileManager.default.temporaryDirectory
