@@ -11,20 +11,27 @@ struct DeclaredIndex: Sendable, Hashable {
 struct IndexSet: Sendable {
   var version: UInt64 = 0
   var indexes: [DeclaredIndex] = []
-  var overrides: [FieldOverride] = []
+  var overrides: [FieldOverride] = [] { didSet { modesByGroup = Self.modesByGroup(overrides) } }
   var nextNumber: UInt32 = 1
+  /// `modes` of each collection group an override names, made when the overrides change:
+  /// every plan and every document written asks for its group's.
+  private var modesByGroup: [String: FieldIndex.Overrides] = [:]
 
   static let empty = IndexSet()
+
+  init(version: UInt64 = 0) { self.version = version }
 
   func indexes(for collectionGroup: String, scope: IndexDefinition.Scope) -> [DeclaredIndex] {
     indexes.filter { $0.definition.collectionGroup == collectionGroup && $0.definition.scope == scope }
   }
 
   /// The collection-scope automatic indexes a field keeps, when an override says.
-  func modes(_ collectionGroup: String) -> [FieldPath: Set<IndexDefinition.Mode>] {
-    var modes: [FieldPath: Set<IndexDefinition.Mode>] = [:]
-    for override in overrides where override.collectionGroup == collectionGroup {
-      modes[override.path] = override.collectionModes
+  func modes(_ collectionGroup: String) -> FieldIndex.Overrides { modesByGroup[collectionGroup] ?? [:] }
+
+  private static func modesByGroup(_ overrides: [FieldOverride]) -> [String: FieldIndex.Overrides] {
+    var modes: [String: FieldIndex.Overrides] = [:]
+    for override in overrides {
+      modes[override.collectionGroup, default: [:]][override.path] = override.collectionModes
     }
     return modes
   }

@@ -97,9 +97,6 @@ extension QueryPlanner {
 
   /// A plan on a declared index (with `collection` for collection scope, `nil` for a
   /// collection-group index, which reads every collection of the group at once).
-  ///
-  /// Its `estimate` is left at 0 (see `estimated`): a plan taken without weighing others
-  /// needs none.
   func compositePlan(
     _ index: DeclaredIndex, _ filters: [FieldFilter], ordered: [OrderBy], collection: CollectionNumber?
   ) -> AccessPlan? {
@@ -113,23 +110,13 @@ extension QueryPlanner {
     }
     return AccessPlan(
       source: .composite(index: index, prefixes: prefixes, rest: fit.rest, ranges: ranges), forward: fit.forward,
-      eachRangeForward: fit.eachPrefixForward, estimate: 0,
+      eachRangeForward: fit.eachPrefixForward,
+      estimate: fit.rest.isEmpty ? .counted : .sampled(tables.indexEntries, ordered: fit.eachPrefixForward != nil),
       describe: {
         let fields = index.definition.fields.map { "\($0.path) \($0.mode)" }.joined(separator: ", ")
         return "\(index.definition.scope == .collection ? "composite" : "collection-group") index on "
           + "\(index.definition.collectionGroup) (\(fields))"
       })
-  }
-
-  /// A declared index's plan with the entries it is expected to read: exactly counted
-  /// under whole keys, else sampled.
-  func estimated(_ plan: AccessPlan) throws -> AccessPlan {
-    guard case .composite(_, _, let rest, let ranges) = plan.source else { return plan }
-    var estimated = plan
-    estimated.estimate =
-      rest.isEmpty
-      ? try count(ranges) : try sample(tables.indexEntries, ranges, ordered: plan.eachRangeForward != nil)
-    return estimated
   }
 
   /// The key range of one index field's component after `prefix`: its values within the

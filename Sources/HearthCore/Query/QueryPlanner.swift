@@ -23,8 +23,18 @@ struct AccessPlan {
   /// `in`, or of several equality prefixes, are then merged. `nil` when a range's entries
   /// are not in query order.
   var eachRangeForward: Bool?
-  /// Entries it is expected to read.
-  var estimate: Int
+  /// How many entries it is expected to read, measured only when plans are weighed
+  /// (`QueryPlanner.entries`): a plan taken alone, or the only one a count prefers,
+  /// reads nothing to be chosen.
+  var estimate: Estimate
+
+  enum Estimate {
+    case known(Int)
+    /// The entries under its exact keys, counted.
+    case counted
+    /// Its ranges' entries in `table`, sampled (see `QueryPlanner.sample`).
+    case sampled(Table, ordered: Bool)
+  }
   /// The plan in words, for `explain()` (built only when asked: a value's text costs more
   /// than running a small query).
   var describe: () -> String
@@ -77,7 +87,6 @@ struct QueryPlanner {
     {
       return served
     }
-    candidates = try candidates.map(estimated)
     let overrides = indexes.modes(path.last!)
     candidates.append(try documentsPlan(filters, collection, path))
     var fields: [FieldPath] = []
@@ -98,7 +107,7 @@ struct QueryPlanner {
     {
       candidates.append(plan)
     }
-    return best(candidates, filters)
+    return try best(candidates, filters)
   }
 
   /// The best plan on a collection-group index, which reads the whole group at once; `nil`
@@ -110,26 +119,38 @@ struct QueryPlanner {
     }
     // None preferred: the group's collections may each have one.
     if let preferring { candidates = candidates.filter { preferring($0, filters) } }
-    // One that fits alone is taken without weighing.
-    guard candidates.count > 1 else { return candidates.first }
-    return best(try candidates.map(estimated), filters)
+    return candidates.isEmpty ? nil : try best(candidates, filters)
   }
 
-  private func best(_ plans: [AccessPlan], _ filters: [FieldFilter]) -> AccessPlan {
+  /// The plan expected to read the fewest entries (of those `preferring` prefers, when it
+  /// prefers any); estimates are made only when there are several to weigh.
+  private func best(_ plans: [AccessPlan], _ filters: [FieldFilter]) throws -> AccessPlan {
     let preferred = preferring.map { preferring in plans.filter { preferring($0, filters) } } ?? []
-    var candidates = preferred.isEmpty ? plans : preferred
+    let candidates = preferred.isEmpty ? plans : preferred
+    guard candidates.count > 1 else { return candidates[0] }
+    var estimates = try candidates.map(entries)
     for index in candidates.indices where candidates[index].eachRangeForward != nil {
       if let limit {
         // A walk in query order stops at the limit; a merge of several reads one more a range.
         let served = filters.allSatisfy { covers(candidates[index], $0) }
         let ranges = candidates[index].forward != nil ? 1 : max(candidates[index].ranges.count, 1)
-        candidates[index].estimate = min(candidates[index].estimate, (served ? limit : limit * 8) + ranges)
+        estimates[index] = min(estimates[index], (served ? limit : limit * 8) + ranges)
       }
     }
-    return candidates.min {
-      $0.estimate != $1.estimate
-        ? $0.estimate < $1.estimate : ($0.eachRangeForward != nil && $1.eachRangeForward == nil)
+    let chosen = candidates.indices.min { a, b in
+      estimates[a] != estimates[b]
+        ? estimates[a] < estimates[b] : (candidates[a].eachRangeForward != nil && candidates[b].eachRangeForward == nil)
     }!
+    return candidates[chosen]
+  }
+
+  /// The entries the plan is expected to read (its `estimate`, measured).
+  private func entries(_ plan: AccessPlan) throws -> Int {
+    switch plan.estimate {
+    case .known(let entries): entries
+    case .counted: try count(plan.ranges)
+    case .sampled(let table, let ordered): try sample(table, plan.ranges, ordered: ordered)
+    }
   }
 
   // MARK: - Candidates
@@ -146,7 +167,7 @@ struct QueryPlanner {
       }
       let sorted = Array(Set(ids)).sorted { Value.compareUTF8($0, $1) < 0 }
       return AccessPlan(
-        source: .ids(sorted), forward: ordered, eachRangeForward: ordered, estimate: sorted.count,
+        source: .ids(sorted), forward: ordered, eachRangeForward: ordered, estimate: .known(sorted.count),
         describe: { "documents of \(path) by ID (\(sorted.count))" })
     }
     var range = KeyRange.prefixed(collection.bytes)
@@ -162,7 +183,8 @@ struct QueryPlanner {
       range = range.intersection(side)
       narrowed = true
     }
-    let estimate = narrowed ? try sample(tables.documents, [range], ordered: ordered != nil) : Self.large * 2
+    let estimate: AccessPlan.Estimate =
+      narrowed ? .sampled(tables.documents, ordered: ordered != nil) : .known(Self.large * 2)
     return AccessPlan(
       source: .documents(range), forward: ordered, eachRangeForward: ordered, estimate: estimate,
       describe: { "documents of \(path)\(narrowed ? " within an ID range" : "") (scan)" })
@@ -199,7 +221,7 @@ struct QueryPlanner {
     return AccessPlan(
       source: .index(field: field, kind: .value, prefix: prefix, ranges: ranges), forward: ordered,
       eachRangeForward: eachOrdered,
-      estimate: exact ? try count(ranges) : try sample(tables.indexEntries, ranges, ordered: ordered != nil),
+      estimate: exact ? .counted : .sampled(tables.indexEntries, ordered: ordered != nil),
       describe: { "index on \(field) (\(what()))" })
   }
 
@@ -220,7 +242,7 @@ struct QueryPlanner {
     return AccessPlan(
       source: .index(field: field, kind: .arrayElement, prefix: prefix, ranges: ranges),
       forward: ranges.count == 1 ? isOrdered(by: []) : nil, eachRangeForward: isOrdered(by: []),
-      estimate: try count(ranges),
+      estimate: .counted,
       describe: { "array index on \(field) (contains \(ranges.count == 1 ? "1 value" : "any of \(ranges.count)"))" })
   }
 
@@ -232,7 +254,7 @@ struct QueryPlanner {
     else { return nil }
     return AccessPlan(
       source: .index(field: first.field, kind: .value, prefix: prefix, ranges: [.prefixed(prefix)]),
-      forward: forward, eachRangeForward: forward, estimate: Self.large,
+      forward: forward, eachRangeForward: forward, estimate: .known(Self.large),
       describe: { "index on \(first.field) (in order)" })
   }
 
