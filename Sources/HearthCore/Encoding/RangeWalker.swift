@@ -8,7 +8,8 @@ final class RangeWalker {
   private let cursor: Cursor
   /// The non-empty ranges, in walk order.
   private let ranges: [KeyRange]
-  private let forward: Bool
+  /// Whether it walks each range in ascending key order.
+  let forward: Bool
   private let start: (key: [UInt8], value: [UInt8]?)?
   private var position = -1
   private var inRange = false

@@ -4,15 +4,11 @@ import HearthStorage
 /// its key ranges, or its documents read whole and sorted), and `merge` takes their
 /// candidates in query order, checks them, and stops at the limit.
 extension QueryExecution {
-  /// Whether `a` comes before `b` in the walk's order: by their entries' bytes when both
-  /// have them (`SortKey`), else by their order-by fields.
+  /// Whether `a` comes before `b` in the walk's order, by their order-by fields. (Two
+  /// candidates with sort keys are ordered by those, in `CandidateHeap`.)
   ///
   /// - Throws: `dataLoss` when a document's order-by fields cannot be decoded.
   func walkOrder(_ a: Candidate, _ b: Candidate) throws -> Bool {
-    if let x = a.sortKey, let y = b.sortKey {
-      let position = x.compare(y)
-      return keyedWalkForward ? position < 0 : position > 0
-    }
     let position = order.compare(try orderable(a), try orderable(b))
     return query.limitType == .last ? position > 0 : position < 0
   }
@@ -46,7 +42,6 @@ extension QueryExecution {
       // ranges are of one index, so the merge orders its entries by their bytes; the
       // ranges of several plans are ordered by their documents' order-by fields.
       let enforced = filters.map { enforces(plan, $0) } ?? false
-      keyedWalkForward = direction != last
       return try plan.ranges.indices.map { index in
         try stream(
           plan, collection, ranges: [plan.ranges[index]], prefix: index, forward: direction != last, near: near,
@@ -236,7 +231,9 @@ extension QueryExecution {
     let mayRepeat = streams.count > 1 || streams.contains(where: \.mayRepeat)
     // A lone walk is read straight, without a heap to order it against others.
     let alone = streams.count == 1 && !mayRepeat ? streams[0] : nil
-    var heads = CandidateHeap(streams: streams.count, keysForward: keyedWalkForward) { [self] in try walkOrder($0, $1) }
+    // Streams with sort keys are the ranges of one plan, walked in one direction.
+    let keysForward = streams.first { $0.sortKeyStart != nil }?.walker?.forward ?? true
+    var heads = CandidateHeap(streams: streams.count, keysForward: keysForward) { [self] in try walkOrder($0, $1) }
     if alone == nil {
       for (index, stream) in streams.enumerated() {
         if let candidate = try next(stream) { try heads.insert(candidate, stream: index) }

@@ -20,9 +20,6 @@ final class QueryExecution {
     return cursor
   }
   @exclusivity(unchecked) private var documentsCursor: Cursor??
-  /// The direction a lone plan's merged ranges are walked in, whose entries the merge
-  /// orders by their bytes (`SortKey`): ascending bytes when forward.
-  @exclusivity(unchecked) var keyedWalkForward = true
   /// The top-level fields a document read decodes: those the query filters and orders on
   /// (and `reading`), UTF-8 in byte order. The rest of each document is stepped over.
   let projection: [[UInt8]]
