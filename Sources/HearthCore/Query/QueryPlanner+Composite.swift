@@ -19,9 +19,13 @@ extension QueryPlanner {
   }
 
   /// The order-by fields an index must end with to serve the conjunction: all but the
-  /// last (`__name__`), less those an equality pins, which order nothing.
-  func orderedFields(_ filters: [FieldFilter]) -> [OrderBy] {
-    order.dropLast().filter { orderBy in !filters.contains { $0.field == orderBy.field && $0.op == .equal } }
+  /// last (`__name__`), less those an equality pins, which order nothing. With
+  /// `listedByIn`, also less those an `in` lists, which production Firestore orders by
+  /// their single-field index (a range a value, in value order).
+  func orderedFields(_ filters: [FieldFilter], listedByIn: Bool = false) -> [OrderBy] {
+    order.dropLast().filter { orderBy in
+      !filters.contains { $0.field == orderBy.field && ($0.op == .equal || (listedByIn && $0.op == .in)) }
+    }
   }
 
   /// How `index` fits the conjunction (whose `orderedFields` are `ordered`), or `nil` when
@@ -154,11 +158,8 @@ extension QueryPlanner {
   /// composite index, and a collection-group query that filters or orders needs a
   /// collection-group index.
   func missingIndex(_ filters: [FieldFilter], target: QueryModel.Target, indexes: IndexSet) -> IndexDefinition? {
-    // An order-by field that an equality pins orders nothing; one that an `in` lists is
-    // ordered by its own single-field index (a range a value, in value order).
-    let ordered = order.dropLast().filter { orderBy in
-      !filters.contains { $0.field == orderBy.field && ($0.op == .equal || $0.op == .in) }
-    }
+    // The fields the needed index orders by; a declared one is checked as plans are.
+    let ordered = orderedFields(filters, listedByIn: true)
     let indexOrdered = orderedFields(filters)
     let equalities = filters.filter { !$0.field.isDocumentID && [.equal, .in].contains($0.op) }
     let arrays = filters.filter { !$0.field.isDocumentID && $0.op.isArrayOperator }
