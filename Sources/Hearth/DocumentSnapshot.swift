@@ -1,6 +1,5 @@
 import Foundation
 import HearthCore
-import Synchronization
 
 /// Whether a snapshot holds writes not yet committed or data from a cache. Hearth's
 /// commits are durable when they return, so both are always false.
@@ -34,7 +33,7 @@ public class DocumentSnapshot: @unchecked Sendable {
   /// The fields `data()` built first, set once: a lone atomic word (a lock and an optional
   /// dictionary cost every snapshot their destruction, decoded or not). Two threads that
   /// decode at once both build the fields; the first stored is the one both return.
-  private let decoded = AtomicLazyReference<DecodedFields>()
+  private let decoded = OnceReference<DecodedFields>()
 
   init(database: Database, key: DocumentKey, document: EncodedDocument?) {
     firestore = database

@@ -126,6 +126,23 @@ package indirect enum QueryFilter: Sendable {
     case .and(let filters), .or(let filters): filters.flatMap(\.fieldFilters)
     }
   }
+
+  /// Calls `body` with every field comparison inside, however nested, in order: what
+  /// `fieldFilters` lists, without building its arrays (checks that run for every query
+  /// use this).
+  package func forEachFieldFilter(_ body: (FieldFilter) throws -> Void) rethrows {
+    switch self {
+    case .field(let filter): try body(filter)
+    case .and(let filters), .or(let filters): for filter in filters { try filter.forEachFieldFilter(body) }
+    }
+  }
+}
+
+extension [QueryFilter] {
+  /// Calls `body` with every field comparison of these filters, however nested, in order.
+  package func forEachFieldFilter(_ body: (FieldFilter) throws -> Void) rethrows {
+    for filter in self { try filter.forEachFieldFilter(body) }
+  }
 }
 
 /// `field op value`. For `__name__` the value is a `.reference` (or a list of them).

@@ -5,20 +5,23 @@ extension QueryModel {
   /// yet there. The implicit ones take the direction of the last explicit order-by
   /// (ascending when there is none).
   package var orderBys: [OrderBy] {
-    var result = explicitOrderBys
-    let descending = explicitOrderBys.last?.descending ?? false
-    // A few order-bys at most: a linear search costs less than hashing field paths (this
-    // runs for every query).
-    func isOrdered(_ field: FieldPath) -> Bool { explicitOrderBys.contains { $0.field == field } }
+    // Locals, so that the closure below captures them rather than a copy of the model.
+    let explicit = explicitOrderBys
+    var result = explicit
+    let descending = explicit.last?.descending ?? false
     var inequalities: [FieldPath] = []
-    for filter in filters.flatMap(\.fieldFilters) where filter.op.isInequality {
-      if !filter.field.isDocumentID, !isOrdered(filter.field), !inequalities.contains(filter.field) {
+    filters.forEachFieldFilter { filter in
+      // A few order-bys at most: a linear search costs less than hashing field paths
+      // (this runs for every query).
+      if filter.op.isInequality, !filter.field.isDocumentID, !explicit.contains(where: { $0.field == filter.field }),
+        !inequalities.contains(filter.field)
+      {
         inequalities.append(filter.field)
       }
     }
     if inequalities.count > 1 { inequalities.sort { FieldPath.compare($0, $1) < 0 } }
     for field in inequalities { result.append(OrderBy(field: field, descending: descending)) }
-    if !explicitOrderBys.contains(where: { $0.field.isDocumentID }) {
+    if !explicit.contains(where: { $0.field.isDocumentID }) {
       result.append(OrderBy(field: .documentID(), descending: descending))
     }
     return result

@@ -58,7 +58,9 @@ extension QueryPlanner {
     for field in fields[..<fixedCount] {
       let filter = fixing(field, filters)!
       let mode = field.mode == .contains ? .ascending : field.mode
-      if filter.op == .equal {
+      // One value (an equality, or the element an array-contains looks for): appended in
+      // place. An array-contains of null or NaN finds nothing.
+      if filter.op == .equal || (filter.op == .arrayContains && QueryMatcher.isMatchable(filter.value)) {
         for position in prefixes.indices { CompositeIndex.append(filter.value, mode, to: &prefixes[position]) }
         continue
       }

@@ -22,7 +22,8 @@ extension QueryModel {
   ///
   /// - Throws: `invalidArgument` naming the rule it breaks.
   package mutating func add(_ filter: QueryFilter) throws {
-    var existing = filters.flatMap(\.fieldFilters)
+    var existing: [FieldFilter] = []
+    filters.forEachFieldFilter { existing.append($0) }
     for fieldFilter in filter.fieldFilters {
       try validate(fieldFilter, against: existing)
       existing.append(fieldFilter)
@@ -131,11 +132,18 @@ extension QueryModel {
         "Invalid Query. The query expands to \(disjunctions) disjunctions in disjunctive normal form; the maximum is "
           + "\(Self.maxDisjunctions).")
     }
-    let fieldFilters = filters.flatMap(\.fieldFilters)
-    let equalities = fieldFilters.filter { $0.op == .equal || $0.op == .in || $0.op == .arrayContains }
-    if !equalities.isEmpty, equalities.allSatisfy(\.field.isDocumentID),
-      fieldFilters.contains(where: { $0.op.isInequality && !$0.field.isDocumentID })
-    {
+    // One pass, building nothing (this runs for every query).
+    var equalities = false
+    var equalitiesOnlyOnName = true
+    var inequalityOnField = false
+    filters.forEachFieldFilter { filter in
+      if filter.op == .equal || filter.op == .in || filter.op == .arrayContains {
+        equalities = true
+        equalitiesOnlyOnName = equalitiesOnlyOnName && filter.field.isDocumentID
+      }
+      inequalityOnField = inequalityOnField || (filter.op.isInequality && !filter.field.isDocumentID)
+    }
+    if equalities, equalitiesOnlyOnName, inequalityOnField {
       throw invalid(
         "Invalid query. Inequality filters on fields cannot be combined with only an equality on "
           + "FieldPath.documentID().")

@@ -163,6 +163,26 @@ import Testing
     }
   }
 
+  /// A snapshot decodes its fields on the first `data()` and keeps them; threads that ask
+  /// one snapshot at once all get the document's fields, whichever of them decoded first.
+  @Test func oneSnapshotsDataFromManyThreadsAtOnceIsTheSame() throws {
+    try withDatabase(settings: relaxed) { db in
+      try db.document("posts/p").setData(["title": "Hello", "likes": 3, "tags": ["a", "b"], "owner": ["id": "u1"]])
+      for _ in 0..<20 {
+        let snapshot = try db.collection("posts").getDocuments().documents[0]
+        let titles = Box<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+          let fields = snapshot.data()
+          let summary =
+            "\(fields["title"] as? String ?? "-") \(fields["likes"] as? Int ?? -1) "
+            + "\((fields["tags"] as? [String]) ?? []) \((fields["owner"] as? [String: Any])?["id"] as? String ?? "-")"
+          titles.mutate { $0.append(summary) }
+        }
+        #expect(titles.value == Array(repeating: "Hello 3 [\"a\", \"b\"] u1", count: 8))
+      }
+    }
+  }
+
   /// Durable sets from eight threads at once share group commits; a listener on the
   /// collection that half of them write still sees every one of those commits alone, in
   /// order (one more document per snapshot), and every write lands with a commit time of
