@@ -168,7 +168,7 @@ extension Query: Hashable {
     hasher.combine(model.explicitOrderBys)
     hasher.combine(model.limit)
     // Identical values are equal values, so `Value`'s own hash agrees with `==` here.
-    for filter in model.filters.flatMap(\.fieldFilters) {
+    for filter in model.filters.fieldFilters {
       hasher.combine(filter.field)
       hasher.combine(filter.op)
       hasher.combine(filter.value)

@@ -119,17 +119,11 @@ package indirect enum QueryFilter: Sendable {
     }
   }
 
-  /// Every field comparison inside, however nested.
-  package var fieldFilters: [FieldFilter] {
-    switch self {
-    case .field(let filter): [filter]
-    case .and(let filters), .or(let filters): filters.flatMap(\.fieldFilters)
-    }
-  }
+  /// Every field comparison inside, however nested, in order.
+  package var fieldFilters: [FieldFilter] { [self].fieldFilters }
 
-  /// Calls `body` with every field comparison inside, however nested, in order: what
-  /// `fieldFilters` lists, without building its arrays (checks that run for every query
-  /// use this).
+  /// Calls `body` with every field comparison inside, however nested, in order, without
+  /// building an array (checks that run for every query use this).
   package func forEachFieldFilter(_ body: (FieldFilter) throws -> Void) rethrows {
     switch self {
     case .field(let filter): try body(filter)
@@ -142,6 +136,13 @@ extension [QueryFilter] {
   /// Calls `body` with every field comparison of these filters, however nested, in order.
   package func forEachFieldFilter(_ body: (FieldFilter) throws -> Void) rethrows {
     for filter in self { try filter.forEachFieldFilter(body) }
+  }
+
+  /// Every field comparison of these filters, however nested, in order, in one array.
+  package var fieldFilters: [FieldFilter] {
+    var all: [FieldFilter] = []
+    forEachFieldFilter { all.append($0) }
+    return all
   }
 }
 

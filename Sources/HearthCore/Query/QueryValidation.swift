@@ -22,8 +22,7 @@ extension QueryModel {
   ///
   /// - Throws: `invalidArgument` naming the rule it breaks.
   package mutating func add(_ filter: QueryFilter) throws {
-    var existing: [FieldFilter] = []
-    filters.forEachFieldFilter { existing.append($0) }
+    var existing = filters.fieldFilters
     for fieldFilter in filter.fieldFilters {
       try validate(fieldFilter, against: existing)
       existing.append(fieldFilter)
@@ -95,7 +94,7 @@ extension QueryModel {
     }
     explicitOrderBys.append(orderBy)
     if orderBy.field.isDocumentID,
-      let unordered = filters.flatMap(\.fieldFilters).first(where: { filter in
+      let unordered = filters.fieldFilters.first(where: { filter in
         filter.op.isInequality && !filter.field.isDocumentID
           && !explicitOrderBys.contains { $0.field == filter.field }
       })

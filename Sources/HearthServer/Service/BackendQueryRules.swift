@@ -17,7 +17,7 @@ enum BackendQueryRules {
   ///   answers `failedPrecondition` for them, and lets array operators on `__name__`
   ///   through (HearthCore's check then refuses them in the SDKs' words).
   static func check(_ filters: [QueryFilter], listening: Bool = false) throws {
-    let fieldFilters = filters.flatMap(\.fieldFilters)
+    let fieldFilters = filters.fieldFilters
     if fieldFilters.count(where: { $0.op == .notEqual || $0.op == .notIn }) > 1 {
       throw invalid("Only a single 'NOT_EQUAL', 'NOT_IN', 'IS_NOT_NAN', or 'IS_NOT_NULL' filter allowed per query.")
     }
