@@ -167,17 +167,13 @@ extension DocumentStore {
         .dataLoss, "The backup \(backup) holds \(documents) documents; its manifest says \(manifest.documents)")
     }
     try prepareTarget(path)
+    // Open here is known without the lock, and refused at once (the lock waits a moment).
+    if Environment.isOpenInThisProcess(path: path) { throw openTarget(path, inThisProcess: true) }
     let lock = try OpenLock.exclusive(directory: path)
     defer { lock?.release() }
     if lock == nil {
-      guard force, !Environment.isOpenInThisProcess(path: path) else {
-        throw HearthError(
-          .failedPrecondition,
-          "The database at \(path) is open"
-            + (Environment.isOpenInThisProcess(path: path)
-              ? " in this process; close it before restoring over it"
-              : " in another process; close it there, or force the restore (that process keeps the old copy)"))
-      }
+      let inThisProcess = Environment.isOpenInThisProcess(path: path)
+      guard force, !inThisProcess else { throw openTarget(path, inThisProcess: inThisProcess) }
     }
     let temporary = path + "/" + BackupManifest.dataFile + ".restoring"
     try DurableFiles.copyDurably(source, to: temporary)
@@ -192,6 +188,16 @@ extension DocumentStore {
       throw error
     }
     DurableFiles.syncDirectory(path)
+  }
+
+  /// The refusal of a restore over a database that is open.
+  private static func openTarget(_ path: String, inThisProcess: Bool) -> HearthError {
+    HearthError(
+      .failedPrecondition,
+      "The database at \(path) is open"
+        + (inThisProcess
+          ? " in this process; close it before restoring over it"
+          : " in another process; close it there, or force the restore (that process keeps the old copy)"))
   }
 
   /// Runs `body` on the backup copy in `directory`, opened read-only without a lock file.

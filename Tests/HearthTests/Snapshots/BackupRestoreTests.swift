@@ -96,6 +96,31 @@ import Testing
     }
   }
 
+  /// A child process that another thread is spawning holds a copy of every descriptor
+  /// until it execs, so the open lock of a database just closed can look held for a
+  /// moment; restore waits that moment out instead of calling the database open.
+  @Test func restoreWaitsOutALockHeldForAMoment() throws {
+    try withScratchDirectory { directory in
+      let expected = try withPopulated(directory) { db in
+        try db.backup(to: directory + "/backup")
+        return try exportedDocuments(db, in: directory, name: "source.jsonl")
+      }
+      let targetPath = directory + "/target"
+      try withDatabase(at: targetPath, settings: relaxed) { try $0.document("other/x").setData(["old": true]) }
+
+      // The copy a spawning child would hold: the lock taken shared on its own descriptor,
+      // released 50 ms later.
+      let copy = open(targetPath + "/lock.mdb", O_RDWR | O_CLOEXEC)
+      try #require(copy >= 0 && flock(copy, LOCK_SH) == 0)
+      DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(50)) { close(copy) }
+
+      try Database.restore(from: directory + "/backup", to: targetPath)
+      try withDatabase(at: targetPath, settings: relaxed) { restored in
+        expectSameLines(try exportedDocuments(restored, in: directory), expected, "restored")
+      }
+    }
+  }
+
   @Test func restoreRefusesATargetOpenInThisProcess() throws {
     try withScratchDirectory { directory in
       try withPopulated(directory) { source in
