@@ -33,22 +33,26 @@ package final class OpenLock: @unchecked Sendable {
     return OpenLock(descriptor: descriptor)
   }
 
+  /// How long `exclusive` tries a held lock again: far longer than a child takes to exec,
+  /// far shorter than a process keeps a database open.
+  private static let patience = DispatchTimeInterval.seconds(1)
+
   /// Takes the lock exclusive; `nil` when a process (this one included) has the database
   /// open. A directory without a lock file was never opened: the lock file is created, so
   /// that no one opens it until the lock is released.
   ///
-  /// A held lock is tried again for up to `patience` seconds before `nil`, because a lock
+  /// A held lock is tried again for up to `patience` before `nil`, because a lock
   /// just released can look held for a moment: a child process that another thread is
   /// spawning holds a copy of every descriptor (ours included) until it execs, when
   /// `O_CLOEXEC` closes them, and an `flock` lasts while any copy is open.
-  package static func exclusive(directory: String, patience: Double = 1) throws -> OpenLock? {
+  package static func exclusive(directory: String) throws -> OpenLock? {
     let descriptor = open(lockFile(in: directory), O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
     guard descriptor >= 0 else { throw StorageError(code: errno, operation: "open \(lockFile(in: directory))") }
-    let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(max(patience, 0) * 1e9)
+    let deadline = DispatchTime.now() + patience
     while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
       let code = errno
       if code == EINTR { continue }
-      if code == EWOULDBLOCK, DispatchTime.now().uptimeNanoseconds < deadline {
+      if code == EWOULDBLOCK, DispatchTime.now() < deadline {
         usleep(5_000)
         continue
       }

@@ -167,7 +167,8 @@ extension DocumentStore {
         .dataLoss, "The backup \(backup) holds \(documents) documents; its manifest says \(manifest.documents)")
     }
     try prepareTarget(path)
-    // Open here is known without the lock, and refused at once (the lock waits a moment).
+    // Open in this process is known from the registry: refused at once, without the wait
+    // that `exclusive` gives a held lock.
     if Environment.isOpenInThisProcess(path: path) { throw openTarget(path, inThisProcess: true) }
     let lock = try OpenLock.exclusive(directory: path)
     defer { lock?.release() }
