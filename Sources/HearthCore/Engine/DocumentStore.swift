@@ -31,6 +31,8 @@ package final class DocumentStore: Sendable {
   let tables: Tables
   let registry: CollectionRegistry
   let catalog: IndexCatalog
+  /// The plans queries chose by their shape alone (see `PlanCache`).
+  let planCache = PlanCache()
   /// What follows this store's commits (the listeners' observers), attached from above
   /// on first use: see `CommitFollower`.
   let followerSlot = Mutex<(any CommitFollower)?>(nil)

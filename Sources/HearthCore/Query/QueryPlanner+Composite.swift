@@ -56,7 +56,7 @@ extension QueryPlanner {
     // fixed fields' values.
     var prefixes = [CompositeIndex.prefix(index, collection)]
     for field in fields[..<fixedCount] {
-      let filter = fixing(field, filters)!
+      let filter = filters[fixing(field, filters)!]
       let mode = field.mode == .contains ? .ascending : field.mode
       // One value (an equality, or the element an array-contains looks for): appended in
       // place. An array-contains of null or NaN finds nothing.
@@ -73,16 +73,12 @@ extension QueryPlanner {
         }
       }
     }
-    var direction: Bool?
-    if zip(rest, ordered).allSatisfy({ ($0.mode == .descending) == $1.descending }) {
-      direction = true
-    } else if zip(rest, ordered).allSatisfy({ ($0.mode == .descending) != $1.descending }) {
-      direction = false
-    }
+    // Forward when every ordered field runs the index's way, backward when every one runs
+    // against it (the ordered fields are the index's last: `rest`).
+    let agreeing = ordered.indices.count { (fields[tail + $0].mode == .descending) == ordered[$0].descending }
+    let along: Bool? = if agreeing == ordered.count { true } else if agreeing == 0 { false } else { nil }
     // Ties walk in the index's name direction; the query's must agree with the walk.
-    if let walk = direction, (index.definition.namesDescending == order.last!.descending) != walk {
-      direction = nil
-    }
+    let direction = along.flatMap { (index.definition.namesDescending == order.last!.descending) == $0 ? $0 : nil }
     let fixedFields = fields[..<fixedCount]
     let coversFilters = filters.allSatisfy { filter in
       filter.field.isDocumentID || !(filter.op == .equal || filter.op == .in || filter.op.isArrayOperator)
@@ -93,12 +89,13 @@ extension QueryPlanner {
       eachPrefixForward: direction, coversFilters: coversFilters)
   }
 
-  /// The filter that fixes `field` in a key prefix: an array filter for a `contains`
-  /// field, else an equality, else an `in`; `nil` when none does.
-  private func fixing(_ field: IndexDefinition.Field, _ filters: [FieldFilter]) -> FieldFilter? {
-    if field.mode == .contains { return filters.first { $0.field == field.path && $0.op.isArrayOperator } }
-    return filters.first { $0.field == field.path && $0.op == .equal }
-      ?? filters.first { $0.field == field.path && $0.op == .in }
+  /// The position of the filter that fixes `field` in a key prefix: an array filter for a
+  /// `contains` field, else an equality, else an `in`; `nil` when none does. (A position,
+  /// not a copy: a copy retains the filter's field and value.)
+  private func fixing(_ field: IndexDefinition.Field, _ filters: [FieldFilter]) -> Int? {
+    if field.mode == .contains { return filters.firstIndex { $0.field == field.path && $0.op.isArrayOperator } }
+    return filters.firstIndex { $0.field == field.path && $0.op == .equal }
+      ?? filters.firstIndex { $0.field == field.path && $0.op == .in }
   }
 
   /// A plan on a declared index (with `collection` for collection scope, `nil` for a

@@ -69,8 +69,30 @@ struct QueryPlanner {
   static let sampleLimit = 100
   static let large = 1_000_000
 
+  /// The choices made by shape (`PlanCache`); `nil` in a write transaction, whose index
+  /// catalog may not be committed.
+  var cache: PlanCache? = nil
+
   /// The best plan for one collection.
   func plan(_ filters: [FieldFilter], collection: CollectionNumber, path: ResourcePath) throws -> AccessPlan {
+    let shape = self.shape(filters, path.last!, .collection)
+    if let shape, let choice = cache?.choice(shape, version: indexes.version),
+      let plan = try rebuild(choice, filters, collection: collection, path: path)
+    {
+      return plan
+    }
+    let (plan, byShape) = try choose(filters, collection: collection, path: path)
+    if byShape, let shape, let choice = Self.choice(of: plan, filters) {
+      cache?.remember(choice, for: shape, version: indexes.version)
+    }
+    return plan
+  }
+
+  /// The best plan for one collection, and whether the query's shape alone chose it (no
+  /// estimate was weighed).
+  private func choose(_ filters: [FieldFilter], collection: CollectionNumber, path: ResourcePath) throws
+    -> (AccessPlan, byShape: Bool)
+  {
     var candidates: [AccessPlan] = []
     let ordered = orderedFields(filters)
     for index in indexes.indexes(for: path.last!, scope: .collection) {
@@ -85,14 +107,11 @@ struct QueryPlanner {
         plan.forward != nil && filters.allSatisfy { covers(plan, $0) }
       })
     {
-      return served
+      return (served, true)
     }
     let overrides = indexes.modes(path.last!)
     candidates.append(try documentsPlan(filters, collection, path))
-    var fields: [FieldPath] = []
-    for filter in filters where !filter.field.isDocumentID && !fields.contains(filter.field) {
-      fields.append(filter.field)
-    }
+    let fields = filteredFields(filters)
     for field in fields {
       let onField = filters.filter { $0.field == field }
       if FieldIndex.keeps(.value, field, overrides), let plan = try valuePlan(field, onField, collection) {
@@ -110,24 +129,45 @@ struct QueryPlanner {
     return try best(candidates, filters)
   }
 
+  /// The fields filtered on, each once (not `__name__`).
+  private func filteredFields(_ filters: [FieldFilter]) -> [FieldPath] {
+    var fields: [FieldPath] = []
+    for filter in filters where !filter.field.isDocumentID && !fields.contains(filter.field) {
+      fields.append(filter.field)
+    }
+    return fields
+  }
+
   /// The best plan on a collection-group index, which reads the whole group at once; `nil`
   /// when none fits.
   func groupPlan(_ filters: [FieldFilter], collectionID: String) throws -> AccessPlan? {
+    let shape = self.shape(filters, collectionID, .collectionGroup)
+    if let shape, case .composite(let index)? = cache?.choice(shape, version: indexes.version),
+      let plan = compositePlan(index, filters, ordered: orderedFields(filters), collection: nil)
+    {
+      return plan
+    }
     let ordered = orderedFields(filters)
     var candidates = indexes.indexes(for: collectionID, scope: .collectionGroup).compactMap {
       compositePlan($0, filters, ordered: ordered, collection: nil)
     }
     // None preferred: the group's collections may each have one.
     if let preferring { candidates = candidates.filter { preferring($0, filters) } }
-    return candidates.isEmpty ? nil : try best(candidates, filters)
+    guard !candidates.isEmpty else { return nil }
+    let (plan, byShape) = try best(candidates, filters)
+    if byShape, let shape, let choice = Self.choice(of: plan, filters) {
+      cache?.remember(choice, for: shape, version: indexes.version)
+    }
+    return plan
   }
 
   /// The plan expected to read the fewest entries (of those `preferring` prefers, when it
-  /// prefers any); estimates are made only when there are several to weigh.
-  private func best(_ plans: [AccessPlan], _ filters: [FieldFilter]) throws -> AccessPlan {
+  /// prefers any), and whether it was the only one (no estimate was made: estimates are
+  /// made only when there are several to weigh).
+  private func best(_ plans: [AccessPlan], _ filters: [FieldFilter]) throws -> (AccessPlan, byShape: Bool) {
     let preferred = preferring.map { preferring in plans.filter { preferring($0, filters) } } ?? []
     let candidates = preferred.isEmpty ? plans : preferred
-    guard candidates.count > 1 else { return candidates[0] }
+    guard candidates.count > 1 else { return (candidates[0], true) }
     var estimates = try candidates.map(entries)
     for index in candidates.indices where candidates[index].eachRangeForward != nil {
       if let limit {
@@ -141,7 +181,44 @@ struct QueryPlanner {
       estimates[a] != estimates[b]
         ? estimates[a] < estimates[b] : (candidates[a].eachRangeForward != nil && candidates[b].eachRangeForward == nil)
     }!
-    return candidates[chosen]
+    return (candidates[chosen], false)
+  }
+
+  // MARK: - Choices by shape
+
+  /// The shape `cache` keeps this conjunction's choice under, for a count (see
+  /// `PlanCache`), when the shape decides.
+  private func shape(_ filters: [FieldFilter], _ collectionID: String, _ scope: IndexDefinition.Scope)
+    -> PlanCache.Shape?
+  {
+    guard cache != nil, preferring != nil else { return nil }
+    return PlanCache.Shape(filters, collectionID: collectionID, scope: scope, order: order, limited: limit != nil)
+  }
+
+  /// Which candidate `plan` is.
+  private static func choice(of plan: AccessPlan, _ filters: [FieldFilter]) -> PlanCache.Choice? {
+    switch plan.source {
+    case .documents: .documents
+    case .ids: nil
+    case .composite(let index, _, _, _): .composite(index)
+    case .index(let field, .arrayElement, _, _): .arrayElements(field)
+    case .index(let field, .value, _, _): filters.contains { $0.field == field } ? .value(field) : .order
+    }
+  }
+
+  /// The candidate `choice` names, built from these filters' values; `nil` when it does not
+  /// fit them (then the plan is chosen afresh).
+  private func rebuild(
+    _ choice: PlanCache.Choice, _ filters: [FieldFilter], collection: CollectionNumber, path: ResourcePath
+  ) throws -> AccessPlan? {
+    switch choice {
+    case .composite(let index):
+      compositePlan(index, filters, ordered: orderedFields(filters), collection: collection)
+    case .value(let field): try valuePlan(field, filters.filter { $0.field == field }, collection)
+    case .arrayElements(let field): try arrayPlan(field, filters.filter { $0.field == field }, collection)
+    case .order: try orderPlan(collection, excluding: filteredFields(filters))
+    case .documents: try documentsPlan(filters, collection, path)
+    }
   }
 
   /// The entries the plan is expected to read (its `estimate`, measured).
@@ -229,7 +306,6 @@ struct QueryPlanner {
   private func arrayPlan(_ field: FieldPath, _ filters: [FieldFilter], _ collection: CollectionNumber) throws
     -> AccessPlan?
   {
-    guard let prefix = FieldIndex.prefix(.arrayElement, collection, field) else { return nil }
     let elements: [Value]
     if let contains = filters.first(where: { $0.op == .arrayContains }) {
       elements = [contains.value]
@@ -238,6 +314,7 @@ struct QueryPlanner {
     } else {
       return nil
     }
+    guard let prefix = FieldIndex.prefix(.arrayElement, collection, field) else { return nil }
     let ranges = exactRanges(prefix, elements.filter(QueryMatcher.isMatchable))
     return AccessPlan(
       source: .index(field: field, kind: .arrayElement, prefix: prefix, ranges: ranges),
@@ -265,7 +342,7 @@ struct QueryPlanner {
   private func isOrdered(by fields: [FieldPath]) -> Bool? {
     guard order.count == fields.count + 1, order.last!.field.isDocumentID,
       zip(order, fields).allSatisfy({ $0.field == $1 }),
-      Set(order.map(\.descending)).count == 1
+      order.allSatisfy({ $0.descending == order[0].descending })
     else { return nil }
     return !order[0].descending
   }
