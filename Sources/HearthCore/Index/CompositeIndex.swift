@@ -49,18 +49,31 @@ enum CompositeIndex {
     if index.definition.scope == .collection, let collectionPath, let id = plainID(data, descending: descending) {
       return DocumentKey(collection: collectionPath, id: id)
     }
-    return withAscendingNames(index, data) { documentKey(index, names: $0, in: collectionPath) }
+    return withAscendingNames(data, descending: descending) { documentKey(index, names: $0, in: collectionPath) }
   }
 
   /// `body` over an entry's names as ascending bytes (complemented back when the index
-  /// names documents in descending order).
+  /// names documents in descending order). Inlined: as a call, its specialisation copied
+  /// the caller's captured index in and out for every entry.
+  @inline(__always)
   static func withAscendingNames<T>(
-    _ index: DeclaredIndex, _ data: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) throws -> T
+    _ data: UnsafeRawBufferPointer, descending: Bool, _ body: (UnsafeRawBufferPointer) throws -> T
   ) rethrows -> T {
-    guard index.definition.namesDescending else { return try body(data) }
+    guard descending else { return try body(data) }
     return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: data.count) { buffer in
-      for (position, byte) in data.enumerated() { buffer[position] = ~byte }
-      return try body(UnsafeRawBufferPointer(buffer))
+      let flipped = UnsafeMutableRawBufferPointer(buffer)
+      // Eight bytes at a time (a byte at a time cost a group query ~250 instructions a result).
+      var position = 0
+      while position + 8 <= data.count {
+        flipped.storeBytes(
+          of: ~data.loadUnaligned(fromByteOffset: position, as: UInt64.self), toByteOffset: position, as: UInt64.self)
+        position += 8
+      }
+      while position < data.count {
+        flipped[position] = ~data[position]
+        position += 1
+      }
+      return try body(UnsafeRawBufferPointer(flipped))
     }
   }
 

@@ -24,7 +24,7 @@ struct CandidateHeap {
   }
 
   /// Whether stream `a`'s candidate comes before stream `b`'s.
-  private func before(_ a: Int, _ b: Int) throws -> Bool {
+  @inline(__always) private func before(_ a: Int, _ b: Int) throws -> Bool {
     if let x = keys[a], let y = keys[b] {
       let position = x.compare(y)
       return keysForward ? position < 0 : position > 0

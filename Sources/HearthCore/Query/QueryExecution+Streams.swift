@@ -286,7 +286,7 @@ extension QueryExecution {
   private func groupDocument(_ index: DeclaredIndex, _ data: UnsafeRawBufferPointer) throws
     -> (DocumentKey, CollectionNumber)?
   {
-    try CompositeIndex.withAscendingNames(index, data) { names in
+    try CompositeIndex.withAscendingNames(data, descending: index.definition.namesDescending) { names in
       let registry = reader.store.registry
       guard let (collection, id) = CompositeIndex.groupNames(names) else {
         // An escaped zero byte in a segment: decoded whole.
