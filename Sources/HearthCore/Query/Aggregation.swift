@@ -82,7 +82,7 @@ extension StoreReader {
       query.explicitOrderBys = [OrderBy(field: field, descending: false)]
     }
     if functions.allSatisfy({ $0 == .count }) {
-      let execution = QueryExecution(reader: self, query: query, explaining: explaining)
+      let execution = QueryExecution(reader: self, query: query, explaining: explaining, countingOnly: true)
       if let count = try execution.countFromIndexes(requireIndexes: requireIndexes) {
         return (functions.map { _ in .integer(Int64(count)) }, execution.statistics)
       }

@@ -40,6 +40,24 @@ final class PlanCache: Sendable {
       var matchable: Bool
     }
 
+    /// Hashes lengths and flags, not the names' text: hashing every field name cost a
+    /// look-up ~3k instructions, and the few shapes an app runs rarely share all of these
+    /// (equality still compares everything).
+    func hash(into hasher: inout Hasher) {
+      hasher.combine(collectionID.utf8.count)
+      hasher.combine(scope == .collection)
+      hasher.combine(limited)
+      for orderBy in order {
+        hasher.combine(orderBy.field.segments.last?.utf8.count ?? 0)
+        hasher.combine(orderBy.descending)
+      }
+      for filter in filters {
+        hasher.combine(filter.field.segments.last?.utf8.count ?? 0)
+        hasher.combine(filter.op)
+        hasher.combine(filter.matchable)
+      }
+    }
+
     /// The shape of a conjunction, or `nil` when its plans depend on more than the shape.
     init?(
       _ filters: [FieldFilter], collectionID: String, scope: IndexDefinition.Scope, order: [OrderBy], limited: Bool

@@ -34,22 +34,36 @@ final class QueryExecution {
   /// The query's filters as an OR of ANDs (`disjunctiveNormalForm`): one plan each.
   let conjunctions: [[FieldFilter]]
   private let explaining: Bool
+  private let countingOnly: Bool
 
   /// - Parameters:
   ///   - reading: the fields an aggregation reads from `matches`,
   ///     decoded beside the query's own. Documents that lack one are left out (before the
   ///     limit), as Firestore aggregates only documents that have every aggregated field.
   ///   - explaining: describe the plans in `statistics.plan`.
-  init(reader: StoreReader, query: QueryModel, reading: [FieldPath] = [], explaining: Bool = false) {
+  ///   - countingOnly: the run only counts from index keys (`countFromIndexes`), reading
+  ///     no document, so it makes no projections (~3k instructions a count); `matches`
+  ///     needs a run that makes them.
+  init(
+    reader: StoreReader, query: QueryModel, reading: [FieldPath] = [], explaining: Bool = false,
+    countingOnly: Bool = false
+  ) {
     self.reader = reader
     self.query = query
     self.reading = reading
     self.explaining = explaining
+    self.countingOnly = countingOnly
     order = QueryOrder(query.orderBys)
     conjunctions = Self.disjunctiveNormalForm(query.filters)
-    projection = Self.topLevelNames([reading, order.orderBys.map(\.field), conjunctions.flatMap { $0.map(\.field) }])
-    readingProjection = Self.topLevelNames([reading])
-    mergeProjection = Self.topLevelNames([reading, order.orderBys.map(\.field)])
+    if countingOnly {
+      (projection, readingProjection, mergeProjection) = ([], [], [])
+    } else {
+      projection = Self.topLevelNames([
+        reading, order.orderBys.map(\.field), conjunctions.flatMap { $0.map(\.field) },
+      ])
+      readingProjection = Self.topLevelNames([reading])
+      mergeProjection = Self.topLevelNames([reading, order.orderBys.map(\.field)])
+    }
   }
 
   /// The distinct first segments of the fields (not `__name__`), as UTF-8 in byte order.
@@ -138,6 +152,7 @@ final class QueryExecution {
   /// The results in query order, as the query saw them; their bytes are valid only in
   /// this transaction (an aggregation reads the decoded fields alone).
   func matches(requireIndexes: Bool) throws -> [Candidate] {
+    assert(!countingOnly, "A run made to count from index keys has no projections to read documents with")
     let reads = try plans(requireIndexes: requireIndexes)
     let planned = Array(reads.joined())
     // A lone plan may vouch for the filters itself (see `enforces`).
