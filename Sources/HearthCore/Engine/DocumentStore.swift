@@ -31,8 +31,9 @@ package final class DocumentStore: Sendable {
   let tables: Tables
   let registry: CollectionRegistry
   let catalog: IndexCatalog
-  /// The plans queries chose by their shape alone (see `PlanCache`).
-  let planCache = PlanCache()
+  /// The query layer's plan cache (`PlanCache`), made at its first use and held here
+  /// untyped: the engine lies below the query layer and knows nothing of plans.
+  let planCacheSlot = Mutex<AnyObject?>(nil)
   /// What follows this store's commits (the listeners' observers), attached from above
   /// on first use: see `CommitFollower`.
   let followerSlot = Mutex<(any CommitFollower)?>(nil)

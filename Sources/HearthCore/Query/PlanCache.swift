@@ -116,3 +116,15 @@ final class PlanCache: Sendable {
     }
   }
 }
+
+extension DocumentStore {
+  /// The plans this store's counts chose by shape, made at the first count.
+  var planCache: PlanCache {
+    planCacheSlot.withLock { slot in
+      if let cache = slot as? PlanCache { return cache }
+      let cache = PlanCache()
+      slot = cache
+      return cache
+    }
+  }
+}
