@@ -107,6 +107,25 @@ enum CompositeIndex {
     return nil
   }
 
+  /// The ID of a collection-group entry that names a document of the collection an
+  /// earlier entry of its index named: `data` (the entry's names as stored) starts with
+  /// `collection` (that entry's names before its ID, as stored), and `names` (the same
+  /// bytes ascending) go on with an ID without a zero byte to unescape, its end marker and
+  /// the path's. `nil` otherwise (`groupNames` then splits the names whole).
+  static func plainID(
+    _ data: UnsafeRawBufferPointer, names: UnsafeRawBufferPointer, collection: UnsafeRawBufferPointer
+  ) -> String? {
+    guard let base = names.baseAddress, let stored = data.baseAddress, let known = collection.baseAddress,
+      data.count > collection.count, memcmp(stored, known, collection.count) == 0,
+      let zero = memchr(base + collection.count, 0, names.count - collection.count)
+    else { return nil }
+    let end = base.distance(to: UnsafeRawPointer(zero))
+    guard end + 3 < names.count, names[end + 1] == 0x01, names[end + 2] == 0x00, names[end + 3] == 0x00 else {
+      return nil
+    }
+    return UTF8Text.string(UnsafeRawBufferPointer(rebasing: names[collection.count..<end]))
+  }
+
   /// A collection-scope entry's ID when it has no zero byte to unescape (nearly every
   /// ID): the bytes before the two-byte end marker, complemented back when descending.
   private static func plainID(_ data: UnsafeRawBufferPointer, descending: Bool) -> String? {

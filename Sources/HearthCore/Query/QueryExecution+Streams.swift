@@ -97,8 +97,12 @@ extension QueryExecution {
       // The fields after the equality prefix are the ordered ones (`fit`).
       let sortKeyStart = keyed ? prefixes[index].count : nil
       guard let (number, path) = collection else {
+        // Entries under an equality on a leading field mostly name one collection (one
+        // user's posts): each names its document faster by the bytes of the last's.
+        let pinned = declared.definition.fields.dropLast(rest.count).contains { $0.mode != .contains }
+        let last = pinned ? LastCollection() : nil
         return CandidateStream.entries(
-          walker, name: { [self] in try groupDocument(declared, $0) }, enforced: enforced, merged: merged,
+          walker, name: { [self] in try groupDocument(declared, $0, last) }, enforced: enforced, merged: merged,
           sortKeyStart: sortKeyStart)
       }
       return CandidateStream.entries(
@@ -282,11 +286,15 @@ extension QueryExecution {
 
   /// The document a collection-group index entry names, and its collection's number:
   /// the collection is found by the entry's bytes (`CollectionRegistry.collection(named:)`),
-  /// so that an entry builds only its ID.
-  private func groupDocument(_ index: DeclaredIndex, _ data: UnsafeRawBufferPointer) throws
+  /// so that an entry builds only its ID; with `last`, an entry of the collection the
+  /// stream's last entry named is known by comparing those bytes.
+  private func groupDocument(_ index: DeclaredIndex, _ data: UnsafeRawBufferPointer, _ last: LastCollection?) throws
     -> (DocumentKey, CollectionNumber)?
   {
     try CompositeIndex.withAscendingNames(data, descending: index.definition.namesDescending) { names in
+      if let known = last?.collection, let id = CompositeIndex.plainID(data, names: names, collection: known.names) {
+        return (DocumentKey(collection: known.path, id: id), known.number)
+      }
       let registry = reader.store.registry
       guard let (collection, id) = CompositeIndex.groupNames(names) else {
         // An escaped zero byte in a segment: decoded whole.
@@ -300,6 +308,7 @@ extension QueryExecution {
           named: collection, in: txn,
           decoding: { CompositeIndex.documentKey(index, names: names, in: nil)?.collectionPath })
       else { return nil }
+      last?.collection = (UnsafeRawBufferPointer(rebasing: data[..<collection.count]), path, number)
       return (DocumentKey(collection: path, id: id), number)
     }
   }
@@ -345,4 +354,11 @@ extension QueryExecution {
     let position = order.compare(bound, document)
     return isStart ? (bound.inclusive ? position > 0 : position >= 0) : (bound.inclusive ? position < 0 : position <= 0)
   }
+}
+
+/// The collection a stream's last collection-group entry named: its names before the
+/// document's ID as the entry stores them (in the read transaction's map, valid while
+/// the query runs), its path and its number.
+private final class LastCollection {
+  @exclusivity(unchecked) var collection: (names: UnsafeRawBufferPointer, path: ResourcePath, number: CollectionNumber)?
 }

@@ -159,6 +159,41 @@ struct QueryCollectionGroupTests {
     }
   }
 
+  /// Under an equality, a group walk names each entry's document by the bytes of the last
+  /// entry's collection when they match: a collection nested in a document of that one,
+  /// a collection whose parent's ID extends the last's, an ID with an escaped zero byte
+  /// and a return to the first collection, in a row, ascending and descending.
+  @Test func consecutiveEntriesOfOneCollectionNameTheirDocuments() throws {
+    try withDatabase(settings: relaxed) { db in
+      try db.declareIndexes(
+        json: """
+          {"indexes": [
+            {"collectionGroup": "posts", "queryScope": "COLLECTION_GROUP",
+             "fields": [{"fieldPath": "tag", "order": "ASCENDING"}, {"fieldPath": "n", "order": "DESCENDING"}]},
+            {"collectionGroup": "posts", "queryScope": "COLLECTION_GROUP",
+             "fields": [{"fieldPath": "tag", "order": "ASCENDING"}, {"fieldPath": "n", "order": "ASCENDING"}]}
+          ]}
+          """)
+      let inOrder = [
+        "users/al/posts/p1", "users/al/posts/p1/posts/q1", "users/al/posts/p2", "users/ali/posts/p3",
+        "users/al/posts/p\u{0}4", "users/al/posts/p5", "users/al/posts/p6", "users/a/posts/p7",
+      ]
+      var documents: [String: [String: Any]] = [:]
+      for (n, path) in inOrder.enumerated() { documents[path] = ["tag": "a", "n": n] }
+      documents["users/al/posts/other"] = ["tag": "b", "n": 3]
+      try seed(db, paths: documents)
+      let posts = db.collectionGroup("posts")
+      let group = posts.whereField("tag", isEqualTo: "a")
+      for _ in 0..<2 {
+        expectPaths(group.order(by: "n"), inOrder)
+        expectPaths(group.order(by: "n", descending: true), inOrder.reversed())
+        expectPaths(
+          posts.whereField("tag", in: ["a", "b"]).order(by: "n"),
+          inOrder.prefix(3) + ["users/al/posts/other"] + inOrder.dropFirst(3))
+      }
+    }
+  }
+
   /// Collection-group index entries name their collection by its path's bytes, which the
   /// registry looks up (`CollectionRegistry.collection(named:)`): cold and warm, names
   /// stored ascending and descending, IDs with an escaped zero byte (decoded whole), at
