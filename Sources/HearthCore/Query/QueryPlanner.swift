@@ -69,8 +69,8 @@ struct QueryPlanner {
   static let sampleLimit = 100
   static let large = 1_000_000
 
-  /// The choices made by shape (`PlanCache`); `nil` in a write transaction, whose index
-  /// catalog may not be committed.
+  /// The choices counts made by shape (`PlanCache`); `nil` for other plans, and in a write
+  /// transaction, whose index catalog may not be committed.
   var cache: PlanCache? = nil
 
   /// The best plan for one collection.
@@ -186,12 +186,12 @@ struct QueryPlanner {
 
   // MARK: - Choices by shape
 
-  /// The shape `cache` keeps this conjunction's choice under, for a count (see
-  /// `PlanCache`), when the shape decides.
+  /// The shape `cache` keeps this conjunction's choice under (see `PlanCache`), when there
+  /// is a cache and the shape decides.
   private func shape(_ filters: [FieldFilter], _ collectionID: String, _ scope: IndexDefinition.Scope)
     -> PlanCache.Shape?
   {
-    guard cache != nil, preferring != nil else { return nil }
+    guard cache != nil else { return nil }
     return PlanCache.Shape(filters, collectionID: collectionID, scope: scope, order: order, limited: limit != nil)
   }
 

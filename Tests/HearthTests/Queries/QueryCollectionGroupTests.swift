@@ -159,21 +159,24 @@ struct QueryCollectionGroupTests {
     }
   }
 
+  /// Group indexes on `posts` by `tag`, then `n` descending and ascending: names stored
+  /// both ways.
+  private static let tagThenN = """
+    {"indexes": [
+      {"collectionGroup": "posts", "queryScope": "COLLECTION_GROUP",
+       "fields": [{"fieldPath": "tag", "order": "ASCENDING"}, {"fieldPath": "n", "order": "DESCENDING"}]},
+      {"collectionGroup": "posts", "queryScope": "COLLECTION_GROUP",
+       "fields": [{"fieldPath": "tag", "order": "ASCENDING"}, {"fieldPath": "n", "order": "ASCENDING"}]}
+    ]}
+    """
+
   /// Under an equality, a group walk names each entry's document by the bytes of the last
   /// entry's collection when they match: a collection nested in a document of that one,
   /// a collection whose parent's ID extends the last's, an ID with an escaped zero byte
   /// and a return to the first collection, in a row, ascending and descending.
   @Test func consecutiveEntriesOfOneCollectionNameTheirDocuments() throws {
     try withDatabase(settings: relaxed) { db in
-      try db.declareIndexes(
-        json: """
-          {"indexes": [
-            {"collectionGroup": "posts", "queryScope": "COLLECTION_GROUP",
-             "fields": [{"fieldPath": "tag", "order": "ASCENDING"}, {"fieldPath": "n", "order": "DESCENDING"}]},
-            {"collectionGroup": "posts", "queryScope": "COLLECTION_GROUP",
-             "fields": [{"fieldPath": "tag", "order": "ASCENDING"}, {"fieldPath": "n", "order": "ASCENDING"}]}
-          ]}
-          """)
+      try db.declareIndexes(json: Self.tagThenN)
       let inOrder = [
         "users/al/posts/p1", "users/al/posts/p1/posts/q1", "users/al/posts/p2", "users/ali/posts/p3",
         "users/al/posts/p\u{0}4", "users/al/posts/p5", "users/al/posts/p6", "users/a/posts/p7",
@@ -200,15 +203,7 @@ struct QueryCollectionGroupTests {
   /// any depth, the results are the documents' own paths.
   @Test func groupIndexEntriesNameTheirDocuments() throws {
     try withDatabase(settings: relaxed) { db in
-      try db.declareIndexes(
-        json: """
-          {"indexes": [
-            {"collectionGroup": "posts", "queryScope": "COLLECTION_GROUP",
-             "fields": [{"fieldPath": "tag", "order": "ASCENDING"}, {"fieldPath": "n", "order": "DESCENDING"}]},
-            {"collectionGroup": "posts", "queryScope": "COLLECTION_GROUP",
-             "fields": [{"fieldPath": "tag", "order": "ASCENDING"}, {"fieldPath": "n", "order": "ASCENDING"}]}
-          ]}
-          """)
+      try db.declareIndexes(json: Self.tagThenN)
       try seed(
         db,
         paths: [
