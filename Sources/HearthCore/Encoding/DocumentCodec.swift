@@ -163,14 +163,18 @@ package enum DocumentCodec {
   /// Decodes bytes whose checksum `verify` accepted. The checksum proves they are what
   /// `encode` wrote, so strings are taken without a UTF-8 check (invalid bytes would be
   /// repaired, never trusted); lengths and counts are still checked.
+  ///
+  /// `templates` are the maps' names it may meet (see `FieldTemplate`): those learnt so
+  /// far unless a test says.
   @inlinable
   static func decodeVerified<Builder: FieldBuilder>(
-    _ bytes: UnsafeRawBufferPointer, key: DocumentKey, using builder: Builder
+    _ bytes: UnsafeRawBufferPointer, key: DocumentKey, using builder: Builder,
+    templates: FieldTemplateTable = .current
   ) throws -> DecodedDocument<Builder.Element> {
     var reader = ByteReader(bytes)
     do throws(ByteReader.Malformed) {
       let (createTime, updateTime) = try header(&reader)
-      let fields = try decodeMap(&reader, depth: 0, builder)
+      let fields = try decodeMap(&reader, depth: 0, builder, templates)
       guard reader.isAtEnd else { throw reader.fail("\(reader.remaining) unexpected bytes after the fields") }
       return DecodedDocument(key: key, fields: fields, createTime: createTime, updateTime: updateTime)
     } catch {
@@ -215,23 +219,83 @@ package enum DocumentCodec {
     return (createTime, updateTime)
   }
 
+  /// A map's fields: through a template when its names are one's (see `FieldTemplate`),
+  /// else key by key.
   @inlinable
   static func decodeMap<Builder: FieldBuilder>(
-    _ reader: inout ByteReader, depth: Int, _ builder: Builder
+    _ reader: inout ByteReader, depth: Int, _ builder: Builder, _ templates: FieldTemplateTable
   ) throws(ByteReader.Malformed) -> [String: Builder.Element] {
+    let start = reader
     let count = try reader.count()
+    if count > 0 {
+      let first = try reader.bytes(try reader.count())
+      let bucket = templates.buckets[FieldTemplateTable.bucket(count: count, first: first)]
+      if let template = bucket.first(where: { $0.count == count && $0.names(0, first) }),
+        let fields = try decodeMap(&reader, as: template, among: bucket, depth: depth, builder, templates)
+      {
+        return fields
+      }
+      reader = start
+      _ = try reader.count()
+    }
     var fields = [String: Builder.Element](minimumCapacity: count)
+    var names = FieldTemplateTable.NamesHash()
     for _ in 0..<count {
-      let key = try reader.trustedString()
-      let value = try decodeValue(&reader, depth: depth, builder)
+      let name = try reader.bytes(try reader.count())
+      names.add(name)
+      let key = UTF8Text.make(name.bindMemory(to: UInt8.self))
+      let value = try decodeValue(&reader, depth: depth, builder, templates)
       if fields.updateValue(value, forKey: key) != nil { throw reader.fail("duplicate field '\(key)'") }
+    }
+    if templates !== FieldTemplateTable.none, FieldTemplateTable.fits(count) {
+      FieldTemplateTable.decodedWithoutTemplate(start, names: names)
     }
     return fields
   }
 
+  /// The fields of a map whose count and first name are `template`'s, `reader` at its
+  /// first value; `nil` when a later name is not `template`'s nor that of another template
+  /// of `bucket` with the same names before it.
+  @inlinable
+  static func decodeMap<Builder: FieldBuilder>(
+    _ reader: inout ByteReader, as template: FieldTemplate, among bucket: [FieldTemplate], depth: Int,
+    _ builder: Builder, _ templates: FieldTemplateTable
+  ) throws(ByteReader.Malformed) -> [String: Builder.Element]? {
+    let count = template.count
+    return try withUnsafeTemporaryAllocation(of: Builder.Element.self, capacity: count) {
+      values throws(ByteReader.Malformed) -> [String: Builder.Element]? in
+      var template = template
+      var decoded = 0
+      do throws(ByteReader.Malformed) {
+        while decoded < count {
+          if decoded > 0 {
+            let name = try reader.bytes(try reader.count())
+            if !template.names(decoded, name) {
+              guard
+                let other = bucket.first(where: {
+                  $0.count == count && $0.names(decoded, name) && $0.sharesNames(decoded, with: template)
+                })
+              else {
+                values.baseAddress!.deinitialize(count: decoded)
+                return nil
+              }
+              template = other
+            }
+          }
+          values.initializeElement(at: decoded, to: try decodeValue(&reader, depth: depth, builder, templates))
+          decoded += 1
+        }
+      } catch {
+        values.baseAddress!.deinitialize(count: decoded)
+        throw error
+      }
+      return template.slots.mapValues { (values.baseAddress! + $0).move() }
+    }
+  }
+
   @inlinable
   static func decodeValue<Builder: FieldBuilder>(
-    _ reader: inout ByteReader, depth: Int, _ builder: Builder
+    _ reader: inout ByteReader, depth: Int, _ builder: Builder, _ templates: FieldTemplateTable
   ) throws(ByteReader.Malformed) -> Builder.Element {
     let tag = try reader.byte()
     switch tag {
@@ -254,11 +318,11 @@ package enum DocumentCodec {
       let count = try reader.count()
       var elements: [Builder.Element] = []
       elements.reserveCapacity(count)
-      for _ in 0..<count { elements.append(try decodeValue(&reader, depth: depth + 1, builder)) }
+      for _ in 0..<count { elements.append(try decodeValue(&reader, depth: depth + 1, builder, templates)) }
       return builder.array(elements)
     case Tag.map.rawValue:
       guard depth < maxDecodeDepth else { throw reader.fail("nesting deeper than \(maxDecodeDepth)") }
-      return builder.map(try decodeMap(&reader, depth: depth + 1, builder))
+      return builder.map(try decodeMap(&reader, depth: depth + 1, builder, templates))
     default:
       throw reader.fail("unknown value tag \(tag)")
     }
@@ -284,7 +348,8 @@ package enum DocumentCodec {
         let name = try reader.bytes(try reader.count())
         while wanted < names.count, compareBytes(names[wanted], name) < 0 { wanted += 1 }
         if wanted < names.count, compareBytes(names[wanted], name) == 0 {
-          fields[UTF8Text.make(name.bindMemory(to: UInt8.self))] = try decodeValue(&reader, depth: 0, ValueBuilder())
+          fields[UTF8Text.make(name.bindMemory(to: UInt8.self))] = try decodeValue(
+            &reader, depth: 0, ValueBuilder(), .none)
           wanted += 1
         } else {
           try skipValue(&reader, depth: 0)
