@@ -10,12 +10,12 @@ import Synchronization
 /// the new dictionary is built without hashing anything. Hashing and inserting `String`
 /// keys was a third of a post's `data()`.
 ///
-/// `@unchecked Sendable`: immutable; `names` is owned and freed by the template.
+/// `@unchecked Sendable`: immutable; `nameBytes` is owned and freed by the template.
 @usableFromInline
 final class FieldTemplate: @unchecked Sendable {
   /// The names' UTF-8 bytes one after another, in the order the encoding stores them.
-  @usableFromInline let names: UnsafeMutableRawBufferPointer
-  /// Where each name ends in `names`.
+  @usableFromInline let nameBytes: UnsafeMutableRawBufferPointer
+  /// Where each name ends in `nameBytes`.
   @usableFromInline let ends: [Int]
   /// Each name's place among the fields.
   @usableFromInline let slots: [String: Int]
@@ -33,32 +33,32 @@ final class FieldTemplate: @unchecked Sendable {
       ends.append(end)
       slots[UTF8Text.make(name.bindMemory(to: UInt8.self))] = slot
     }
-    self.names = bytes
+    nameBytes = bytes
     self.ends = ends
     self.slots = slots
   }
 
-  deinit { names.deallocate() }
+  deinit { nameBytes.deallocate() }
 
   @inlinable var count: Int { ends.count }
 
   /// `body` of the bytes of the name at `slot`.
   func withName<T>(_ slot: Int, _ body: (UnsafeRawBufferPointer) -> T) -> T {
     let start = slot == 0 ? 0 : ends[slot - 1]
-    return body(UnsafeRawBufferPointer(rebasing: names[start..<ends[slot]]))
+    return body(UnsafeRawBufferPointer(rebasing: nameBytes[start..<ends[slot]]))
   }
 
   /// Whether the field at `slot` is named `name`.
   @inlinable func names(_ slot: Int, _ name: UnsafeRawBufferPointer) -> Bool {
     let start = slot == 0 ? 0 : ends[slot - 1]
     guard ends[slot] - start == name.count else { return false }
-    return name.isEmpty || memcmp(names.baseAddress! + start, name.baseAddress!, name.count) == 0
+    return name.isEmpty || memcmp(nameBytes.baseAddress! + start, name.baseAddress!, name.count) == 0
   }
 
   /// Whether the first `count` names are `other`'s first `count`.
   @inlinable func sharesNames(_ count: Int, with other: FieldTemplate) -> Bool {
     let length = ends[count - 1]
-    return other.ends[count - 1] == length && memcmp(names.baseAddress!, other.names.baseAddress!, length) == 0
+    return other.ends[count - 1] == length && memcmp(nameBytes.baseAddress!, other.nameBytes.baseAddress!, length) == 0
   }
 }
 
