@@ -88,9 +88,10 @@ final class FieldTemplateTable: Sendable {
 
   /// The bucket of maps of `count` fields whose first name is `name`.
   @inlinable static func bucket(count: Int, first name: UnsafeRawBufferPointer) -> Int {
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325 ^ UInt64(truncatingIfNeeded: count)
-    for byte in name { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
-    return Int(truncatingIfNeeded: hash ^ hash >> 29) & (bucketCount - 1)
+    var hash = NamesHash()
+    hash.add(name)
+    let mixed = hash.value ^ (UInt64(truncatingIfNeeded: count) &* 0x9E37_79B9_7F4A_7C15)
+    return Int(truncatingIfNeeded: mixed ^ mixed >> 29) & (bucketCount - 1)
   }
 
   /// The templates learnt so far.
