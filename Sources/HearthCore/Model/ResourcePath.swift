@@ -71,28 +71,59 @@ package struct ResourcePath: Hashable, Sendable, CustomStringConvertible {
   ///
   /// - Throws: `invalidArgument` naming the path and the rule broken.
   package static func parse(_ string: String, what: String = "Path") throws -> ResourcePath {
-    // One pass over the UTF-8 bytes: a path is parsed each time a reference is made.
+    ResourcePath(try segments(of: string, what: what))
+  }
+
+  /// The checked segments of the path `string` (see `parse`), in one pass over its UTF-8
+  /// bytes and one array of the exact size: a path is parsed each time a reference is
+  /// made. The few segments whose bytes may break a rule are checked by
+  /// `problem(withID:)`, which words the error.
+  static func segments(of string: String, what: String) throws -> [String] {
     var copy = string
-    let segments = copy.withUTF8 { bytes -> [String]? in
-      guard !zip(bytes, bytes.dropFirst()).contains(where: { $0 == 0x2F && $1 == 0x2F }) else { return nil }
-      var start = bytes.starts(with: [0x2F]) ? 1 : 0
+    let slash = UInt8(ascii: "/")
+    let segments = try copy.withUTF8 { bytes -> [String] in
+      var slashes = 0
+      var previous: UInt8 = 0
+      for byte in bytes {
+        if byte == slash {
+          if previous == slash {
+            throw HearthError.invalidArgument("Invalid path (\(string)). Paths must not contain // in them.")
+          }
+          slashes += 1
+        }
+        previous = byte
+      }
+      var start = bytes.first == slash ? 1 : 0
       var end = bytes.count
-      if end > start, bytes[end - 1] == 0x2F { end -= 1 }
-      guard start < end else { return [] }
+      if end > start, bytes[end - 1] == slash { end -= 1 }
+      guard start < end else { throw HearthError.invalidArgument("\(what) cannot be empty.") }
       var segments: [String] = []
-      for position in start...end where position == end || bytes[position] == 0x2F {
-        segments.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self))
+      segments.reserveCapacity(slashes + 1 - start - (end < bytes.count ? 1 : 0))
+      for position in start...end where position == end || bytes[position] == slash {
+        let segment = UnsafeBufferPointer(rebasing: bytes[start..<position])
+        let id = String(decoding: segment, as: UTF8.self)
+        if mayBreakARule(segment), let problem = problem(withID: id) {
+          throw HearthError.invalidArgument("Invalid path (\(string)). \(problem)")
+        }
+        segments.append(id)
         start = position + 1
       }
       return segments
     }
-    guard let segments else {
-      throw HearthError.invalidArgument("Invalid path (\(string)). Paths must not contain // in them.")
+    if (segments.count + 1) / 2 > maxCollectionDepth {
+      throw HearthError.invalidArgument(
+        "Invalid path (\(abbreviated(string))). It is \((segments.count + 1) / 2) collections deep; "
+          + "Hearth supports at most \(maxCollectionDepth) levels of nesting.")
     }
-    if segments.isEmpty { throw HearthError.invalidArgument("\(what) cannot be empty.") }
-    let path = ResourcePath(segments)
-    try path.validate(original: string)
-    return path
+    return segments
+  }
+
+  /// Whether a segment between slashes (never empty, never holding `/`) might be `.` or
+  /// `..`, reserved (`__…__`) or too long: only then is `problem(withID:)` asked.
+  private static func mayBreakARule(_ id: UnsafeBufferPointer<UInt8>) -> Bool {
+    let count = id.count
+    return count > maxIDBytes || (count <= 2 && id[0] == UInt8(ascii: "."))
+      || (count >= 4 && id[0] == UInt8(ascii: "_") && id[1] == UInt8(ascii: "_"))
   }
 
   /// Checks every segment and the depth of an assembled path.
@@ -172,13 +203,15 @@ package struct DocumentKey: Hashable, Sendable, Comparable, CustomStringConverti
   ///
   /// - Throws: `invalidArgument` for an invalid path or an odd number of segments.
   package init(parsing string: String) throws {
-    let path = try ResourcePath.parse(string, what: "Document path")
-    guard path.count % 2 == 0 else {
+    var segments = try ResourcePath.segments(of: string, what: "Document path")
+    guard segments.count % 2 == 0 else {
       throw HearthError.invalidArgument(
         "Invalid document reference. Document references must have an even number of segments, "
-          + "but \(path) has \(path.count).")
+          + "but \(ResourcePath(segments)) has \(segments.count).")
     }
-    self.init(path)
+    // The ID is taken off the parsed array, which then is the collection's path.
+    documentID = segments.removeLast()
+    collectionPath = ResourcePath(segments)
   }
 
   /// The document's whole path (built when asked).
