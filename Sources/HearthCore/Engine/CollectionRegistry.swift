@@ -12,17 +12,22 @@ import Synchronization
 /// trace.
 final class CollectionRegistry: Sendable {
   private let tables: Tables
-  private let numbers = Mutex<[PathKey: CollectionNumber]>([:])
+  /// Collection numbers by the bytes of their paths (`withKey`).
+  private let numbers = Mutex(BytesTable<CollectionNumber>())
   private let paths = Mutex<[CollectionNumber: ResourcePath]>([:])
   /// Collections by the bytes that name them in collection-group index entries (see
   /// `collection(named:)`): one a collection a group query met, as `numbers` holds.
-  private let entryNames = Mutex(EntryNames())
+  private let entryNames = Mutex(BytesTable<(path: ResourcePath, number: CollectionNumber)>())
 
   init(tables: Tables) { self.tables = tables }
 
   /// The number of the collection at `path`, or `nil` when nothing was ever written there.
   func number(of path: ResourcePath, in txn: ReadTransaction) throws -> CollectionNumber? {
-    try number(of: PathKey(path.segments[...]), in: txn)
+    if let cached = cachedNumber(of: path) { return cached }
+    guard let (parentKey, collectionID) = try parentKey(of: path, in: txn) else { return nil }
+    guard let found = try findChild(collectionID, under: parentKey, in: txn) else { return nil }
+    if !(txn is WriteTransaction) { remember([(path, found)]) }
+    return found
   }
 
   /// The number of the collection holding the document at `key` (a key holds its
@@ -39,25 +44,15 @@ final class CollectionRegistry: Sendable {
   func collection(
     named bytes: UnsafeRawBufferPointer, in txn: ReadTransaction, decoding: () -> ResourcePath?
   ) throws -> (path: ResourcePath, number: CollectionNumber)? {
-    let hash = EntryNames.hash(bytes)
-    if let cached = entryNames.withLock({ $0.find(bytes, hash: hash) }) { return cached }
+    if let cached = entryNames.withLock({ $0.find(bytes) }) { return cached }
     guard let path = decoding(), let number = try number(of: path, in: txn) else { return nil }
     // Only committed registrations are kept (see the type's comment).
     if !(txn is WriteTransaction) {
       entryNames.withLock { names in
-        if names.find(bytes, hash: hash) == nil { names.insert([UInt8](bytes), hash: hash, (path, number)) }
+        if names.find(bytes) == nil { names.insert([UInt8](bytes), (path, number)) }
       }
     }
     return (path, number)
-  }
-
-  private func number(of pathKey: PathKey, in txn: ReadTransaction) throws -> CollectionNumber? {
-    if let cached = numbers.withLock({ $0[pathKey] }) { return cached }
-    let path = ResourcePath(Array(pathKey.segments))
-    guard let (parentKey, collectionID) = try parentKey(of: path, in: txn) else { return nil }
-    guard let found = try findChild(collectionID, under: parentKey, in: txn) else { return nil }
-    if !(txn is WriteTransaction) { remember([(path, found)]) }
-    return found
   }
 
   /// The number of the collection at `path`, registering the collection (and its
@@ -66,7 +61,7 @@ final class CollectionRegistry: Sendable {
   func register(
     _ path: ResourcePath, in txn: WriteTransaction, resolved: inout [(ResourcePath, CollectionNumber)]
   ) throws -> CollectionNumber {
-    if let cached = numbers.withLock({ $0[PathKey(path.segments[...])] }) { return cached }
+    if let cached = cachedNumber(of: path) { return cached }
     let collectionID = path.last!
     let parentKey: [UInt8]
     if path.count == 1 {
@@ -95,7 +90,11 @@ final class CollectionRegistry: Sendable {
   /// Adds committed registrations to the cache.
   func remember(_ registrations: [(ResourcePath, CollectionNumber)]) {
     guard !registrations.isEmpty else { return }
-    numbers.withLock { cache in for (path, number) in registrations { cache[PathKey(path.segments[...])] = number } }
+    for (path, number) in registrations {
+      CollectionRegistry.withKey(path) { key in
+        numbers.withLock { cache in if cache.find(key) == nil { cache.insert([UInt8](key), number) } }
+      }
+    }
     paths.withLock { cache in for (path, number) in registrations { cache[number] = path } }
   }
 
@@ -151,6 +150,37 @@ final class CollectionRegistry: Sendable {
 
   // MARK: - Private
 
+  /// The cached number of the collection at `path`: a hash of its bytes and one probe,
+  /// which builds no key object and runs no general-purpose hasher (a `Dictionary` keyed
+  /// by the path's segments cost a point get 1.6k instructions, a tenth of it).
+  private func cachedNumber(of path: ResourcePath) -> CollectionNumber? {
+    CollectionRegistry.withKey(path) { key in numbers.withLock { $0.find(key) } }
+  }
+
+  /// Calls `body` with the cache's key of `path`: its segments' UTF-8 bytes, each
+  /// followed by 0xFF (a byte no UTF-8 text holds, so two paths never share a key), in a
+  /// temporary buffer.
+  private static func withKey<R>(_ path: ResourcePath, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+    let count = path.segments.reduce(0) { $0 + $1.utf8.count + 1 }
+    return withUnsafeTemporaryAllocation(byteCount: count, alignment: 1) { buffer in
+      var offset = 0
+      for segment in path.segments {
+        // Native strings hold contiguous UTF-8: one copy (stepping the UTF-8 view costs
+        // an index step a byte).
+        let copied: Void? = segment.utf8.withContiguousStorageIfAvailable { bytes in
+          UnsafeMutableRawBufferPointer(rebasing: buffer[offset...]).copyMemory(from: UnsafeRawBufferPointer(bytes))
+        }
+        if copied == nil {
+          for (position, byte) in segment.utf8.enumerated() { buffer[offset + position] = byte }
+        }
+        offset += segment.utf8.count
+        buffer[offset] = 0xFF
+        offset += 1
+      }
+      return body(UnsafeRawBufferPointer(buffer))
+    }
+  }
+
   /// The `children` key of a collection's parent and the collection's ID, or `nil` when
   /// the parent's own collection was never registered.
   /// A path that is not a collection's (only damaged bytes can make one) has none.
@@ -171,30 +201,6 @@ final class CollectionRegistry: Sendable {
   }
 }
 
-/// A collection path as the cache's key: a slice of any path's segments (so a document's
-/// key can look up its collection without building a new path), compared and hashed by
-/// the segments' UTF-8 bytes.
-private struct PathKey: Hashable, @unchecked Sendable {
-  // @unchecked: an immutable slice of immutable strings.
-  let segments: ArraySlice<String>
-
-  init(_ segments: ArraySlice<String>) { self.segments = segments }
-
-  static func == (a: PathKey, b: PathKey) -> Bool {
-    a.segments.count == b.segments.count && zip(a.segments, b.segments).allSatisfy { Value.compareUTF8($0, $1) == 0 }
-  }
-
-  func hash(into hasher: inout Hasher) {
-    hasher.combine(segments.count)
-    for segment in segments {
-      if segment.utf8.withContiguousStorageIfAvailable({ hasher.combine(bytes: UnsafeRawBufferPointer($0)) }) == nil {
-        for byte in segment.utf8 { hasher.combine(byte) }
-      }
-      hasher.combine(0xFF as UInt8)  // a separator no UTF-8 byte equals
-    }
-  }
-}
-
 /// Remembers, for one reference, the number of its document's collection, so that
 /// repeated reads through the same reference skip the registry. Holds only committed
 /// numbers (set from read transactions), which never change. Stored inside the reference
@@ -211,82 +217,4 @@ package struct CollectionHint: ~Copyable, Sendable {
   }
 
   func remember(_ number: CollectionNumber) { stored.store(number.rawValue, ordering: .relaxed) }
-}
-
-/// Collections by the bytes that name them in collection-group index entries: an
-/// open-addressed table keyed by a hash of the bytes, so that a lookup (a group query
-/// makes one a result) builds no key and runs no general-purpose hasher (a `Dictionary`
-/// keyed by `[UInt8]` costs an array a lookup and ~25 instructions a byte to hash).
-private struct EntryNames {
-  private struct Slot {
-    let bytes: [UInt8]
-    let collection: (path: ResourcePath, number: CollectionNumber)
-  }
-  /// Each slot's hash, 0 when empty (`hash` never gives 0): probed without copying a slot.
-  private var hashes = [UInt64](repeating: 0, count: 64)
-  private var slots = [Slot?](repeating: nil, count: 64)
-  private var count = 0
-
-  /// The collection named by `bytes` (whose hash is `hash`), when known.
-  func find(_ bytes: UnsafeRawBufferPointer, hash: UInt64) -> (path: ResourcePath, number: CollectionNumber)? {
-    let mask = hashes.count - 1
-    var index = Int(truncatingIfNeeded: hash) & mask
-    while hashes[index] != 0 {
-      if hashes[index] == hash, let slot = slots[index], slot.bytes.count == bytes.count,
-        slot.bytes.isEmpty
-          || slot.bytes.withUnsafeBytes({ memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 })
-      {
-        return slot.collection
-      }
-      index = (index + 1) & mask
-    }
-    return nil
-  }
-
-  /// Adds a name not yet in the table; the table doubles when half full.
-  mutating func insert(
-    _ bytes: [UInt8], hash: UInt64, _ collection: (path: ResourcePath, number: CollectionNumber)
-  ) {
-    if (count + 1) * 2 > hashes.count {
-      let (oldHashes, oldSlots) = (hashes, slots)
-      hashes = [UInt64](repeating: 0, count: oldHashes.count * 2)
-      slots = [Slot?](repeating: nil, count: oldHashes.count * 2)
-      for (hash, slot) in zip(oldHashes, oldSlots) where hash != 0 { place(slot!, hash) }
-    }
-    place(Slot(bytes: bytes, collection: collection), hash)
-    count += 1
-  }
-
-  private mutating func place(_ slot: Slot, _ hash: UInt64) {
-    let mask = hashes.count - 1
-    var index = Int(truncatingIfNeeded: hash) & mask
-    while hashes[index] != 0 { index = (index + 1) & mask }
-    hashes[index] = hash
-    slots[index] = slot
-  }
-
-  /// A 64-bit hash of the bytes, eight at a time (multiply and fold), with their count;
-  /// never 0, which marks an empty slot.
-  static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
-    var hash = UInt64(bytes.count) &* 0x9E37_79B9_7F4A_7C15
-    let count = bytes.count
-    var offset = 0
-    while offset + 8 <= count {
-      hash = (hash ^ bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* 0xBF58_476D_1CE4_E5B9
-      hash ^= hash >> 31
-      offset += 8
-    }
-    if offset < count {
-      // The last eight bytes (overlapping those already mixed), or the few there are.
-      var tail: UInt64 = 0
-      if count >= 8 {
-        tail = bytes.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
-      } else {
-        for position in 0..<count { tail |= UInt64(bytes[position]) << (8 * UInt64(position)) }
-      }
-      hash = (hash ^ tail) &* 0xBF58_476D_1CE4_E5B9
-      hash ^= hash >> 31
-    }
-    return hash | 1
-  }
 }
