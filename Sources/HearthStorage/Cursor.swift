@@ -10,6 +10,8 @@ package final class Cursor {
 
   private var cursor: OpaquePointer?
   package let table: Table
+  /// The transaction's next older open cursor (see `ReadTransaction.openCursors`).
+  var nextOpen: Cursor?
 
   init(_ cursor: OpaquePointer, table: Table) {
     self.cursor = cursor
@@ -19,6 +21,12 @@ package final class Cursor {
   func close() {
     if let cursor { mdb_cursor_close(cursor) }
     cursor = nil
+  }
+
+  /// Takes the LMDB cursor away (to renew in a later read), leaving this one closed.
+  func detach() -> OpaquePointer? {
+    defer { cursor = nil }
+    return cursor
   }
 
   private func move(_ op: MDB_cursor_op, key: UnsafeRawBufferPointer? = nil) throws -> Entry? {

@@ -71,7 +71,7 @@ package final class Environment: @unchecked Sendable {
   private let syncsOnCommit: Bool
   private var currentSync: Bool
   private var tables: [String: Table] = [:]
-  private var idleReaders: [OpaquePointer] = []
+  private var idleReaders: [(txn: OpaquePointer, cursors: [SpareCursor])] = []
   private let idleReadersLock = NSLock()
   private static let idleReaderLimit = 32
   /// How often this process grew the map, and adopted a map another process grew.
@@ -218,7 +218,7 @@ package final class Environment: @unchecked Sendable {
       }
       registry[path] = nil
       gate.withExclusive {
-        for txn in takeIdleReaders() { mdb_txn_abort(txn) }
+        for idle in takeIdleReaders() { Self.abort(idle) }
         if let handle { mdb_env_close(handle) }
         handle = nil
       }
@@ -235,7 +235,7 @@ package final class Environment: @unchecked Sendable {
 
   deinit {
     if let handle {
-      for txn in idleReaders { mdb_txn_abort(txn) }
+      for idle in idleReaders { Self.abort(idle) }
       mdb_env_close(handle)
     }
   }
@@ -280,11 +280,12 @@ package final class Environment: @unchecked Sendable {
   /// Everything the transaction returns (values, cursor entries) points into the memory
   /// map and is valid only inside `body`: copy what you keep.
   package func read<R>(_ body: (ReadTransaction) throws -> R) throws -> R {
-    let (_, txn) = try begin("read") { env, txn in beginRead(env, &txn) }
-    let transaction = ReadTransaction(txn)
+    var spares: [SpareCursor] = []
+    let (_, txn) = try begin("read") { env, txn in beginRead(env, &txn, &spares) }
+    let transaction = ReadTransaction(txn, spareCursors: spares)
     defer {
-      transaction.end()
-      recycleReader(txn)
+      transaction.end(keepingCursors: true)
+      recycleReader(txn, cursors: transaction.spareCursors)
       gate.unlock()
     }
     return try body(transaction)
@@ -428,32 +429,42 @@ package final class Environment: @unchecked Sendable {
     currentSync = durable
   }
 
-  private func beginRead(_ env: OpaquePointer, _ txn: inout OpaquePointer?) -> Int32 {
+  /// Begins a read: renews an idle transaction handle, handing over its spare cursors,
+  /// or begins a new one.
+  private func beginRead(_ env: OpaquePointer, _ txn: inout OpaquePointer?, _ spares: inout [SpareCursor]) -> Int32 {
     if let idle = idleReadersLock.withLock({ idleReaders.popLast() }) {
-      let rc = mdb_txn_renew(idle)
+      let rc = mdb_txn_renew(idle.txn)
       if rc == MDB_SUCCESS {
-        txn = idle
+        txn = idle.txn
+        spares = idle.cursors
         return rc
       }
-      mdb_txn_abort(idle)
+      Self.abort(idle)
       return rc
     }
     return mdb_txn_begin(env, nil, UInt32(MDB_RDONLY), &txn)
   }
 
-  /// Keeps a finished read transaction for reuse (`mdb_txn_reset` releases its snapshot
-  /// but keeps its reader slot, so the next read skips the slot allocation).
-  private func recycleReader(_ txn: OpaquePointer) {
+  /// Keeps a finished read transaction, and the cursors it opened, for reuse
+  /// (`mdb_txn_reset` releases its snapshot but keeps its reader slot, so the next read
+  /// skips the slot allocation and renews the cursors instead of opening them).
+  private func recycleReader(_ txn: OpaquePointer, cursors: [SpareCursor]) {
     mdb_txn_reset(txn)
     let kept = idleReadersLock.withLock {
       guard idleReaders.count < Environment.idleReaderLimit else { return false }
-      idleReaders.append(txn)
+      idleReaders.append((txn, cursors))
       return true
     }
-    if !kept { mdb_txn_abort(txn) }
+    if !kept { Self.abort((txn, cursors)) }
   }
 
-  private func takeIdleReaders() -> [OpaquePointer] {
+  /// Closes an idle read transaction's cursors and aborts it.
+  private static func abort(_ idle: (txn: OpaquePointer, cursors: [SpareCursor])) {
+    SpareCursor.close(idle.cursors)
+    mdb_txn_abort(idle.txn)
+  }
+
+  private func takeIdleReaders() -> [(txn: OpaquePointer, cursors: [SpareCursor])] {
     idleReadersLock.withLock {
       defer { idleReaders.removeAll() }
       return idleReaders

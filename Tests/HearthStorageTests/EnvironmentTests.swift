@@ -39,6 +39,43 @@ private func string(_ buffer: UnsafeRawBufferPointer?) -> String? { buffer.map {
     #expect(!FileManager.default.fileExists(atPath: directory.path))
   }
 
+  /// A read's cursors are kept with its transaction handle and renewed by the next read
+  /// on it, which sees its own snapshot through them; a cursor kept past its read stays
+  /// closed, whatever became of the LMDB cursor it held.
+  @Test func readCursorsAreRenewedByTheNextReadAndSeeItsSnapshot() throws {
+    let directory = TemporaryDirectory()
+    try withEnvironment(at: directory.path) { environment in
+      let table = try environment.table("t")
+      let other = try environment.table("u")
+      try environment.write { txn in try txn.put(bytes("a"), bytes("1"), in: table) }
+      var kept: Cursor?
+      try environment.read { txn in
+        let cursor = try txn.cursor(table)
+        let second = try txn.cursor(table)
+        #expect(string(try cursor.first()?.key) == "a")
+        #expect(string(try second.last()?.value) == "1")
+        kept = cursor
+      }
+      try environment.write { txn in try txn.put(bytes("b"), bytes("2"), in: table) }
+      try environment.read { txn in
+        #expect(txn.spareCursors.count == 2)
+        let cursor = try txn.cursor(table)
+        #expect(txn.spareCursors.count == 1)
+        var keys: [String] = []
+        var entry = try cursor.first()
+        while let (key, _) = entry {
+          keys.append(string(key)!)
+          entry = try cursor.next()
+        }
+        #expect(keys == ["a", "b"])
+        // No spare is of this table: a new cursor is opened.
+        #expect(try txn.cursor(other).first() == nil)
+        #expect(txn.spareCursors.count == 1)
+      }
+      #expect(throws: StorageError.self) { try kept!.first() }
+    }
+  }
+
   @Test func writesCommitAndAThrowAbortsEverything() throws {
     let directory = TemporaryDirectory()
     try withEnvironment(at: directory.path) { environment in
