@@ -237,10 +237,14 @@ extension QueryExecution {
     let alone = streams.count == 1 && !mayRepeat ? streams[0] : nil
     // Streams with sort keys are the ranges of one plan, walked in one direction.
     let keysForward = streams.first { $0.sortKeyStart != nil }?.walker?.forward ?? true
-    var heads = CandidateHeap(streams: streams.count, keysForward: keysForward) { [self] in try walkOrder($0, $1) }
+    // Only merged streams need a heap (its arrays and closure cost a lone walk's query
+    // ~2k instructions).
+    var heads: CandidateHeap? =
+      alone != nil
+      ? nil : CandidateHeap(streams: streams.count, keysForward: keysForward) { [self] in try walkOrder($0, $1) }
     if alone == nil {
       for (index, stream) in streams.enumerated() {
-        if let candidate = try next(stream) { try heads.insert(candidate, stream: index) }
+        if let candidate = try next(stream) { try heads!.insert(candidate, stream: index) }
       }
     }
     // An enforced candidate needs no check when nothing is read and no cursor bounds it.
@@ -255,8 +259,8 @@ extension QueryExecution {
         guard let read = try next(alone) else { break }
         candidate = read
       } else {
-        if let stream = refill, let read = try next(streams[stream]) { try heads.insert(read, stream: stream) }
-        guard let (read, stream) = try heads.popFirst() else { break }
+        if let stream = refill, let read = try next(streams[stream]) { try heads!.insert(read, stream: stream) }
+        guard let (read, stream) = try heads!.popFirst() else { break }
         refill = stream
         candidate = read
       }
