@@ -58,22 +58,28 @@ final class QueryExecution {
     if countingOnly {
       (projection, readingProjection, mergeProjection) = ([], [], [])
     } else {
-      projection = Self.topLevelNames([
-        reading, order.orderBys.map(\.field), conjunctions.flatMap { $0.map(\.field) },
-      ])
-      readingProjection = Self.topLevelNames([reading])
-      mergeProjection = Self.topLevelNames([reading, order.orderBys.map(\.field)])
+      projection = Self.topLevelNames(reading, order.orderBys, conjunctions)
+      readingProjection = Self.topLevelNames(reading, [], [])
+      mergeProjection = Self.topLevelNames(reading, order.orderBys, [])
     }
   }
 
-  /// The distinct first segments of the fields (not `__name__`), as UTF-8 in byte order.
-  private static func topLevelNames(_ groups: [[FieldPath]]) -> [[UInt8]] {
+  /// The distinct first segments (as UTF-8, in byte order) of the read fields, the
+  /// order-by fields and the filtered fields, `__name__` left out. Read straight from
+  /// each list: arrays of the fields gathered first cost a query ~10 allocations.
+  private static func topLevelNames(
+    _ reading: [FieldPath], _ orderBys: [OrderBy], _ conjunctions: [[FieldFilter]]
+  ) -> [[UInt8]] {
     var names: [[UInt8]] = []
-    for fields in groups {
-      for field in fields where !field.isDocumentID {
-        guard let first = field.first, !names.contains(where: { $0.elementsEqual(first.utf8) }) else { continue }
-        names.append(Array(first.utf8))
-      }
+    func add(_ field: FieldPath) {
+      guard !field.isDocumentID, let first = field.first, !names.contains(where: { $0.elementsEqual(first.utf8) })
+      else { return }
+      names.append(Array(first.utf8))
+    }
+    for field in reading { add(field) }
+    for orderBy in orderBys { add(orderBy.field) }
+    for conjunction in conjunctions {
+      for filter in conjunction { add(filter.field) }
     }
     if names.count > 1 { names.sort { $0.lexicographicallyPrecedes($1) } }
     return names
