@@ -250,7 +250,8 @@ extension QueryExecution {
     // An enforced candidate needs no check when nothing is read and no cursor bounds it.
     let provenEnough = reading.isEmpty && far == nil && near == nil
     var results: [Candidate] = []
-    results.reserveCapacity(min(query.limit ?? 16, 256))
+    // Without a limit, room for a page of results: each doubling moves them all.
+    results.reserveCapacity(min(query.limit ?? 128, 256))
     var previous: DocumentKey?
     var refill: Int?
     while query.limit.map({ results.count < $0 }) ?? true {
