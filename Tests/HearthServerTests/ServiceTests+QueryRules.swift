@@ -214,4 +214,32 @@ extension ServiceTests {
     let oneEach = QueryFilter.or([contains("tags", 1), contains("labels", 2)])
     #expect(throws: Never.self) { try FirestoreService.checkedModel(query("c", filters: [oneEach]), listening: true) }
   }
+
+  /// A field ordered twice, as the Python client sends it for a snapshot cursor under two
+  /// inequality filters on one field: Google's emulator refuses it with INVALID_ARGUMENT
+  /// in these words (RunQuery, aggregations and Listen targets alike), after its filter
+  /// rules.
+  @Test func aFieldOrderedTwiceIsRefusedInTheEmulatorsWords() throws {
+    let x = FieldPath(["x"])
+    let twice = [OrderBy(field: x, descending: false), OrderBy(field: x, descending: true)]
+    for listening in [false, true] {
+      let refused = #expect(throws: HearthError.self) {
+        try FirestoreService.checkedModel(query("c", orders: twice), listening: listening)
+      }
+      #expect(refused?.code == .invalidArgument)
+      #expect(refused?.message == "order by clause cannot contain duplicate fields x")
+    }
+    let emptyIn = QueryFilter.field(FieldFilter(field: x, op: .in, value: .array([])))
+    let first = #expect(throws: HearthError.self) {
+      try FirestoreService.checkedModel(query("c", filters: [emptyIn], orders: twice))
+    }
+    #expect(first?.message == "'IN' requires an non-empty ArrayValue.")
+    let counted = #expect(throws: HearthError.self) {
+      try FirestoreService.checkedModel(query("c", orders: twice), aggregating: true)
+    }
+    #expect(counted?.message == "order by clause cannot contain duplicate fields x")
+    #expect(throws: Never.self) {
+      try FirestoreService.checkedModel(query("c", orders: [OrderBy(field: x, descending: false)]))
+    }
+  }
 }

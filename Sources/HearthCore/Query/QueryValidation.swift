@@ -131,6 +131,9 @@ extension QueryModel {
         "Invalid Query. The query expands to \(disjunctions) disjunctions in disjunctive normal form; the maximum is "
           + "\(Self.maxDisjunctions).")
     }
+    if let field = duplicateOrderField {
+      throw invalid("order by clause cannot contain duplicate fields \(field)")
+    }
     // One pass, building nothing (this runs for every query).
     var equalities = false
     var equalitiesOnlyOnName = true
@@ -147,6 +150,19 @@ extension QueryModel {
         "Invalid query. Inequality filters on fields cannot be combined with only an equality on "
           + "FieldPath.documentID().")
     }
+  }
+
+  /// The first field that the explicit order-bys name a second time (in either direction),
+  /// or `nil`. The SDKs send such a query and Firestore's backend refuses it when it runs
+  /// (Google's emulator: INVALID_ARGUMENT, "order by clause cannot contain duplicate
+  /// fields a", for RunQuery, aggregations and Listen targets alike, after its filter
+  /// rules), so Hearth refuses it in those words, embedded and on the wire.
+  private var duplicateOrderField: FieldPath? {
+    for index in explicitOrderBys.indices.dropFirst() {
+      let field = explicitOrderBys[index].field
+      if explicitOrderBys[..<index].contains(where: { $0.field == field }) { return field }
+    }
+    return nil
   }
 
   /// Firestore's backend refusal of a query with two array-membership filters in one

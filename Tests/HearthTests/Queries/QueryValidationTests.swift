@@ -205,6 +205,39 @@ struct QueryValidationTests {
     }
   }
 
+  /// Firestore's backend refuses a field ordered twice when the query runs (the SDKs send
+  /// it); Google's emulator's words, for queries, counts and listeners alike.
+  @Test func aFieldOrderedTwiceIsRejected() throws {
+    try withDatabase(settings: relaxed) { db in
+      let c = try collection(db)
+      let message = "order by clause cannot contain duplicate fields x"
+      expectInvalidQuery(c.order(by: "x").order(by: "x"), mentioning: [message])
+      expectInvalidQuery(c.order(by: "x").order(by: "x", descending: true), mentioning: [message], "either direction")
+      expectInvalidQuery(c.order(by: "x").order(by: "y").order(by: "x"), mentioning: [message], "not adjacent")
+      expectInvalidQuery(
+        c.order(by: "a.b").order(by: FieldPath(["a", "b"])), mentioning: ["duplicate fields a.b"], "a nested field")
+      expectInvalidQuery(
+        c.whereField("x", isGreaterThan: 0).order(by: "x").order(by: "x"), mentioning: [message], "with its inequality")
+      expectInvalidArgument(mentioning: [message], "count") {
+        _ = try c.order(by: "x").order(by: "x").count.getAggregation(source: .server)
+      }
+      let signal = Signal()
+      let failure = Box<Error?>(nil)
+      let registration = c.order(by: "x").order(by: "x").addSnapshotListener { _, error in
+        if let error, failure.value == nil {
+          failure.value = error
+          signal.fire()
+        }
+      }
+      #expect(signal.wait())
+      registration.remove()
+      expectHearthError(failure.value, .invalidArgument, mentioning: [message])
+      // Allowed: each field once, an inequality's field ordered explicitly once.
+      expectIDs(c.order(by: "x").order(by: "y"), ["doc1"])
+      expectIDs(c.whereField("x", isGreaterThan: 0).order(by: "x"), ["doc1"])
+    }
+  }
+
   @Test func rangesWithOnlyAnEqualityOnDocumentIDAreRejected() throws {
     try withDatabase(settings: relaxed) { db in
       let c = try collection(db)
