@@ -11,7 +11,10 @@
 // WAL mode with `synchronous=FULL`. The "8 threads" row runs 8 writer threads at once, each
 // committing its own documents durably one at a time: Hearth's threads share commits (group
 // commit), raw LMDB's serialize on its writer lock, SQLite's (one connection each, a busy
-// timeout) on its WAL lock.
+// timeout) on its WAL lock. The durable rows also print the 4 KiB pages each write handed
+// to the kernel (`WrittenBytes`), and run a fourth side, SQLite keeping the same 14
+// automatic index entries a post that Hearth writes (`IndexedSQLiteSubject`), as the
+// like-for-like baseline.
 //
 // The second table (QueryBench.swift): the same posts loaded into a fresh Hearth database
 // and into SQLite as JSON text with expression indexes on the queried fields, then the
@@ -69,6 +72,11 @@ func runFirstTable(workload: SocialWorkload, root: URL, arguments: BenchArgument
   let hearth = try HearthSubject(directory: root.appendingPathComponent("hearth").path, workload: workload)
   let lmdb = try LMDBSubject(directory: root.appendingPathComponent("lmdb").path, workload: workload)
   let sqlite = try SQLiteSubject(path: root.appendingPathComponent("sqlite.db").path, workload: workload)
+  // Loaded now (its posts and their index entries) only when a durable row runs.
+  let durableRows = BenchArguments.firstTableNames.filter { $0.contains("durable") && arguments.selects($0) }
+  let indexedSQLite =
+    durableRows.isEmpty
+    ? nil : try IndexedSQLiteSubject(path: root.appendingPathComponent("sqlite-indexed.db").path, workload: workload)
   let order = workload.randomOrder()
 
   /// One row: a name, how many operations each run makes, and the three runs.
@@ -78,6 +86,9 @@ func runFirstTable(workload: SocialWorkload, root: URL, arguments: BenchArgument
     let hearth: () throws -> Void
     let lmdb: () throws -> Void
     let sqlite: () throws -> Void
+    /// SQLite keeping the posts' index entries too (`IndexedSQLiteSubject`), for the
+    /// durable rows.
+    var indexedSQLite: ((IndexedSQLiteSubject) throws -> Void)? = nil
   }
 
   let operations = [
@@ -88,12 +99,14 @@ func runFirstTable(workload: SocialWorkload, root: URL, arguments: BenchArgument
       name: "single durable set (fsync each)", count: arguments.durableWrites,
       hearth: { try hearth.durableSets(arguments.durableWrites) },
       lmdb: { try lmdb.durablePuts(arguments.durableWrites) },
-      sqlite: { try sqlite.durableInserts(arguments.durableWrites) }),
+      sqlite: { try sqlite.durableInserts(arguments.durableWrites) },
+      indexedSQLite: { try $0.durableInserts(arguments.durableWrites) }),
     Operation(
       name: "8 threads, durable single sets", count: arguments.durableWrites,
       hearth: { try hearth.parallelDurableSets(threads: 8, arguments.durableWrites) },
       lmdb: { try lmdb.parallelDurablePuts(threads: 8, arguments.durableWrites) },
-      sqlite: { try sqlite.parallelDurableInserts(threads: 8, arguments.durableWrites) }),
+      sqlite: { try sqlite.parallelDurableInserts(threads: 8, arguments.durableWrites) },
+      indexedSQLite: { try $0.parallelDurableInserts(threads: 8, arguments.durableWrites) }),
     Operation(
       name: "get → DocumentSnapshot", count: order.count,
       hearth: { try hearth.getSnapshots(order) }, lmdb: { try lmdb.gets(order) }, sqlite: { try sqlite.selects(order) }),
@@ -112,19 +125,67 @@ func runFirstTable(workload: SocialWorkload, root: URL, arguments: BenchArgument
 
   // The SQLite writers' connections open before any row is timed.
   sqlite.openWriterConnections(8)
+  var written = ResultTable()
+  var indexed: [(name: String, hearth: Double, sqlite: Double, hearthPages: Double, sqlitePages: Double)] = []
   for (index, operation) in operations.enumerated() {
     // The first row loads the data, so it always runs.
     if index > 0, !arguments.selects(operation.name) { continue }
-    table.add(
-      operation.name,
-      hearth: try measure(operation.count, operation.hearth),
-      lmdb: try measure(operation.count, operation.lmdb),
-      sqlite: try measure(operation.count, operation.sqlite))
+    var sides = [operation.hearth, operation.lmdb, operation.sqlite]
+    if let indexedSQLite, let run = operation.indexedSQLite { sides.append { try run(indexedSQLite) } }
+    var rates: [Double] = []
+    var pages: [Double] = []
+    for side in sides {
+      let before = WrittenBytes.total()
+      rates.append(try measure(operation.count, side))
+      pages.append(Double(WrittenBytes.total() - before) / 4096 / Double(operation.count))
+    }
+    table.add(operation.name, hearth: rates[0], lmdb: rates[1], sqlite: rates[2])
+    if operation.name.contains("durable") {
+      written.add(operation.name, hearth: pages[0], lmdb: pages[1], sqlite: pages[2])
+    }
+    if sides.count > 3 { indexed.append((operation.name, rates[0], rates[3], pages[0], pages[3])) }
   }
   hearth.close()
   lmdb.close()
   sqlite.close()
+  indexedSQLite?.close()
   table.print()
+  if !written.isEmpty {
+    print("\n4 KiB pages written per durable write (write system calls: database pages, meta pages, log frames)")
+    written.print(format: { String(format: "%.1f", $0) })
+  }
+  if !indexed.isEmpty {
+    print(
+      "\nThe durable rows beside SQLite keeping the same 14 automatic index entries a post (IndexedSQLiteSubject)")
+    let nameWidth = indexed.map(\.name.count).max()!
+    let columns = ["Hearth", "SQLite+entries", "Hearth/SQLite", "pages: Hearth", "SQLite+entries"]
+    print(
+      "operation".padding(toLength: nameWidth, withPad: " ", startingAt: 0)
+        + columns.map { String(repeating: " ", count: max(16 - $0.count, 1)) + $0 }.joined())
+    for row in indexed {
+      let figures = [
+        formatRate(row.hearth), formatRate(row.sqlite), String(format: "%.2f×", row.hearth / row.sqlite),
+        String(format: "%.1f", row.hearthPages), String(format: "%.1f", row.sqlitePages),
+      ]
+      print(
+        row.name.padding(toLength: nameWidth, withPad: " ", startingAt: 0)
+          + figures.map { String(repeating: " ", count: max(16 - $0.count, 1)) + $0 }.joined())
+    }
+  }
+}
+
+/// The bytes this process has handed to write system calls so far (`wchar` in
+/// /proc/self/io; 0 where there is none): around a durable row, what its commits wrote,
+/// LMDB's pages and meta pages and SQLite's WAL frames alike. The syncs that follow cost
+/// by these pages (and more when they lie apart in the file), so this is how the rows'
+/// speeds are explained.
+enum WrittenBytes {
+  static func total() -> Int {
+    guard let io = try? String(contentsOfFile: "/proc/self/io", encoding: .utf8),
+      let line = io.split(separator: "\n").first(where: { $0.hasPrefix("wchar:") })
+    else { return 0 }
+    return line.split(separator: " ").last.flatMap { Int($0) } ?? 0
+  }
 }
 
 /// Runs `body` once and returns operations per second.
@@ -207,8 +268,10 @@ struct ResultTable {
     rows.append((name, hearth, lmdb, sqlite))
   }
 
-  func print() {
-    let rate = formatRate
+  var isEmpty: Bool { rows.isEmpty }
+
+  /// Prints the rows, each figure formatted by `format` (a rate per second by default).
+  func print(format rate: (Double) -> String = formatRate) {
     func pad(_ text: String, _ width: Int) -> String {
       text.count >= width ? text : String(repeating: " ", count: width - text.count) + text
     }
