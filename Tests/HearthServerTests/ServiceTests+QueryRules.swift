@@ -242,4 +242,126 @@ extension ServiceTests {
       try FirestoreService.checkedModel(query("c", orders: [OrderBy(field: x, descending: false)]))
     }
   }
+
+  /// Values compared with `__name__` must be references (Google's Python client sends a
+  /// plain ID given to a filter as a string), and Google's emulator does not scan names in
+  /// descending order: its refusals, in its order (the filter rules, then a cursor's
+  /// value, then the filters' values, then the scan), for RunQuery and aggregations; a
+  /// Listen target hears none of them.
+  @Test func valuesComparedWithNamesAndDescendingNameScansAreRefusedAsTheEmulatorRefusesThem() throws {
+    let name = FieldPath.documentID()
+    let a = FieldPath(["a"])
+    let d1 = Value.reference(try key("c/d1"))
+    func filter(_ field: FieldPath, _ op: FilterOperator, _ value: Value) -> QueryFilter {
+      .field(FieldFilter(field: field, op: op, value: value))
+    }
+    func order(_ field: FieldPath, descending: Bool = false) -> OrderBy {
+      OrderBy(field: field, descending: descending)
+    }
+    func refusal(_ query: FirestoreV1.StructuredQuery, listened: Bool = true) -> HearthError? {
+      if listened {
+        #expect(throws: Never.self, "a Listen target") { try FirestoreService.checkedModel(query, listening: true) }
+      }
+      let counted = try? FirestoreService.checkedModel(query, aggregating: true)
+      let queried = #expect(throws: HearthError.self) { try FirestoreService.checkedModel(query) }
+      #expect(counted == nil, "an aggregation is refused alike")
+      return queried
+    }
+    let notAKey = "__key__ filter value must be a Key"
+    for value in [Value.string("d1"), .integer(1), .null] {
+      // (Null is compared by equality alone: the client refuses the rest.)
+      for op in [FilterOperator.equal, .notEqual, .lessThan, .greaterThanOrEqual] where value != .null || !op.isRange {
+        #expect(refusal(query("c", filters: [filter(name, op, value)]))?.message == notAKey)
+      }
+    }
+    #expect(refusal(query("c", filters: [filter(name, .in, .array([d1, .string("d2")]))]))?.message == notAKey)
+    #expect(refusal(query("c", filters: [filter(name, .notIn, .array([.string("d2")]))]))?.message == notAKey)
+    #expect(
+      refusal(query("c", filters: [.or([filter(a, .equal, .integer(1)), filter(name, .equal, .string("d1"))])]))?
+        .message == notAKey)
+    #expect(
+      refusal(
+        query("c", filters: [filter(name, .equal, .string("d1")), filter(a, .in, .array([]))]), listened: false)?
+        .message == "'IN' requires an non-empty ArrayValue.")
+
+    let keyEquality =
+      "Equality on key is not allowed if there are other inequality fields and key does not appear in inequalities."
+    let b = FieldPath(["b"])
+    let equalities = [filter(name, .equal, d1), filter(a, .equal, .integer(1))]
+    #expect(refusal(query("c", filters: equalities + [filter(b, .greaterThan, .integer(0))]))?.message == keyEquality)
+    #expect(
+      refusal(
+        query("c", filters: [filter(name, .in, .array([d1])), filter(b, .notEqual, .integer(0))]), listened: false)?
+        .message == keyEquality, "the SDKs' rule, in the backend's words")
+    #expect(throws: Never.self, "with an inequality on __name__ too") {
+      try FirestoreService.checkedModel(
+        query(
+          "c",
+          filters: equalities + [
+            filter(b, .greaterThan, .integer(0)), filter(name, .greaterThan, .reference(try key("c/d0"))),
+          ]))
+    }
+
+    let cursor = "Cursor __key__ value is not a document reference."
+    var byName = query("c", filters: [filter(name, .equal, .string("d1"))], orders: [order(name)])
+    byName.model.startAt = Bound(values: [.integer(1)], inclusive: true)
+    #expect(refusal(byName)?.message == cursor, "before the filters' values")
+    var byA = query("c", orders: [order(a)])
+    byA.model.endAt = Bound(values: [.integer(1), .null], inclusive: false)
+    #expect(refusal(byA)?.message == cursor, "at the implicit __name__'s place")
+    byA.model.endAt = Bound(values: [.integer(1)], inclusive: false)
+    #expect(throws: Never.self) { try FirestoreService.checkedModel(byA) }
+
+    let scan = "Firestore does not support descending key scans"
+    for filters in [[], [filter(name, .equal, d1)], [filter(name, .greaterThan, d1)]] {
+      let refused = refusal(query("c", filters: filters, orders: [order(name, descending: true)]))
+      #expect(refused?.code == .failedPrecondition)
+      #expect(refused?.message == scan)
+    }
+    #expect(refusal(query("items", orders: [order(name, descending: true)], group: true))?.message == scan)
+    #expect(
+      refusal(query("c", filters: [filter(name, .equal, .integer(3))], orders: [order(name, descending: true)]))?
+        .message == notAKey, "the values first")
+    for (filters, orders) in [
+      ([filter(a, .equal, .integer(1))], [order(name, descending: true)]),
+      ([filter(a, .in, .array([.integer(1)]))], [order(name, descending: true)]),
+      ([], [order(a), order(name, descending: true)]),
+      ([filter(name, .equal, d1)], [order(name)]),
+    ] {
+      #expect(throws: Never.self) { try FirestoreService.checkedModel(query("c", filters: filters, orders: orders)) }
+    }
+  }
+
+  /// An aggregation with an offset covers what one without covers: when it sums or
+  /// averages, only the documents that have every aggregated field (read in the first's
+  /// order when the query has no order of its own), then the offset and the limit, as Google's
+  /// emulator counts them (differential seed 9).
+  @Test func anAggregationWithAnOffsetCoversTheDocumentsWithItsFields() throws {
+    try withService { service in
+      _ = try commit(
+        service,
+        [
+          Write(key: try key("c/d7"), kind: .set(["a": .integer(2)])),
+          Write(key: try key("c/d8"), kind: .set(["a": .integer(1)])),
+          Write(key: try key("c/d9"), kind: .set(["s": .integer(7)])),
+        ])
+      let a = FieldPath(["a"])
+      func aggregate(offset: Int32, limit: Int? = nil, _ functions: [AggregateFunction]) throws -> [Value?] {
+        let response = try service.runAggregationQuery(
+          FirestoreV1.RunAggregationQueryRequest(
+            database: Self.database,
+            query: FirestoreV1.StructuredAggregationQuery(
+              query: query("c", limit: limit, offset: offset),
+              aggregations: functions.enumerated().map { .init(function: $1, alias: "f\($0)") })))
+        return functions.indices.map { response.first?.result?["f\($0)"] }
+      }
+      #expect(try aggregate(offset: 1, [.count]) == [.integer(2)])
+      #expect(
+        try aggregate(offset: 1, [.count, .sum(a)]) == [.integer(1), .integer(2)],
+        "in a's order (d8, d7), d9 without it")
+      #expect(
+        try aggregate(offset: 1, limit: 1, [.count, .sum(a)]) == [.integer(1), .integer(2)], "in a's order: d8, d7")
+      #expect(try aggregate(offset: 2, [.count, .average(a)]) == [.integer(0), .null])
+    }
+  }
 }

@@ -49,8 +49,8 @@ extension ServiceTests {
   }
 
   /// Google's emulator answers a limit of 0 with no documents and counts none; it refuses
-  /// a sum or average under a cursor that holds a `__name__` value (a snapshot's) unless
-  /// the query orders by the field first.
+  /// a sum or average under a cursor that holds a `__name__` value (a snapshot's), or
+  /// ordered explicitly by `__name__`, unless the query orders by the field first.
   @Test func aLimitOfZeroAndSumsUnderANameCursorAsGooglesEmulatorAnswers() throws {
     try withService { service in
       let (s, a) = (FieldPath(["s"]), FieldPath(["a"]))
@@ -86,6 +86,27 @@ extension ServiceTests {
       #expect(try aggregate(byS, .sum(s)) == .integer(11), "a field the query orders by first is summed")
       byS.model.startAt = Bound(values: [.integer(5)], inclusive: true)
       #expect(try aggregate(byS, .sum(a)) == .integer(3), "a cursor without __name__ is not refused")
+
+      // An explicit order by __name__ puts it in the index as a cursor's value does.
+      let name = OrderBy(field: .documentID(), descending: false)
+      let aThenName = query("c", orders: [OrderBy(field: a, descending: false), name])
+      let byName = try #require(throws: HearthError.self) { try aggregate(aThenName, .average(s)) }
+      #expect(byName.message == refused.message.replacingOccurrences(of: "[a]", with: "[s]"))
+      let equal = QueryFilter.field(FieldFilter(field: s, op: .equal, value: .integer(5)))
+      #expect(
+        (try? aggregate(query("c", filters: [equal], orders: [name]), .sum(s))) == nil,
+        "an equality on the field does not order by it")
+      #expect(try aggregate(aThenName, .sum(a)) == .integer(3))
+      let beforeD8 = QueryFilter.field(
+        FieldFilter(field: .documentID(), op: .lessThan, value: .reference(try key("c/d8"))))
+      #expect((try? aggregate(query("c", filters: [beforeD8]), .sum(a))) == nil, "nor does a filter on __name__")
+      let isD8 = QueryFilter.field(FieldFilter(field: .documentID(), op: .equal, value: .reference(try key("c/d8"))))
+      #expect((try? aggregate(query("c", filters: [isD8]), .sum(a))) == nil, "an equality too")
+      #expect(try aggregate(query("c", filters: [beforeD8]), .count) == .integer(1))
+      #expect(
+        try aggregate(query("c", filters: [isD8], orders: [OrderBy(field: a, descending: false)]), .sum(a))
+          == .integer(2))
+      #expect(try aggregate(query("c", orders: [name]), .count) == .integer(2))
     }
   }
 }

@@ -12,9 +12,9 @@ The operations are made from the seed alone, before any runs, so both servers ge
 same ones: writes (set, set with merge and merge fields, create, update with field paths,
 transforms: increment, server timestamp, array union and remove, delete field), deletes,
 batches, transactions (read, then write what was read), get and get_all (missing
-documents too), queries (every filter operator, OR and AND, order by over values of every
-type, cursors of values and of document snapshots, limit and limit_to_last, collection
-groups, select), count/sum/avg, list_documents, collections(), and errors (compared by
+documents too), queries (every filter operator, OR and AND, filters and order on
+`__name__`, order by over values of every type, cursors of values and of document
+snapshots, limit, limit_to_last and offset, collection groups, select), count/sum/avg, list_documents, collections(), and errors (compared by
 exception class and gRPC code, never by message). Three listeners per server (a query,
 a whole collection and a document) are compared after every write, once both have gone quiet.
 
@@ -186,6 +186,14 @@ class Gen:
 
     def filter(self):
         r = self.r
+        if r.random() < 0.08:
+            # On the document's name: references (a few of another collection), and plain
+            # IDs, which the client makes references in the queried collection.
+            op = r.choice(["==", "!=", "<", "<=", ">", ">=", "in", "not-in"])
+            def name():
+                return r.choice(DOC_IDS) if r.random() < 0.2 else Ref(self.doc_path(group=True))
+            value = [name() for _ in range(r.randint(1, 3))] if op in ("in", "not-in") else name()
+            return ("f", "__name__", op, value)
         field = r.choice(FIELDS + NESTED)
         op = r.choice(OPERATORS)
         if op in ("in", "not-in", "array_contains_any"):
@@ -216,6 +224,8 @@ class Gen:
             (f, r.choice(["ASCENDING", "DESCENDING"]))
             for f in r.sample(FIELDS + NESTED, r.choice([0, 1, 1, 1, 2]))
         ]
+        if r.random() < 0.1:
+            q["order"].append(("__name__", r.choice(["ASCENDING", "DESCENDING"])))
         if r.random() < 0.3:
             cursor = r.choice(["start_at", "start_after", "end_at", "end_before"])
             if not q["order"] and r.random() < 0.85:  # a cursor of values needs an order
@@ -233,6 +243,8 @@ class Gen:
             q["limit"] = r.randint(0, 4)
         elif limit < 0.4:
             q["limit_to_last"] = r.randint(1, 4)
+        if r.random() < 0.08:
+            q["offset"] = r.randint(1, 3)
         if r.random() < 0.15:
             q["select"] = sorted(r.sample(FIELDS + NESTED, r.randint(0, 2)))
         return q
@@ -464,6 +476,8 @@ class Side:
             query = query.limit(q["limit"])
         if "limit_to_last" in q:
             query = query.limit_to_last(q["limit_to_last"])
+        if "offset" in q:
+            query = query.offset(q["offset"])
         if "select" in q:
             query = query.select(q["select"])
         return query, None

@@ -53,10 +53,68 @@ enum BackendQueryRules {
     }
   }
 
-  /// Checks sum and average against the backend's rule for cursors: a cursor that holds a
-  /// `__name__` value (a cursor from a document snapshot always does) needs an index
-  /// with the aggregated fields after `__name__`, which Firestore does not support, unless
-  /// the query orders by them first. Counts are never refused. This is production's
+  /// Checks the backend's rules on `__name__`'s values, for RunQuery and aggregations (a
+  /// Listen target hears neither), after the filter rules: a cursor's value at
+  /// `__name__`'s place in the query's order must be a reference, then every value that a
+  /// filter compares `__name__` with (each of an `in` or `not-in` list's) must be one. The
+  /// SDKs send a plain ID as a reference; Google's Python client sends one given to a
+  /// filter as a string, and Google's emulator refuses it. Last, an equality on `__name__`
+  /// beside inequalities on other fields and none on `__name__` is refused.
+  ///
+  /// - Throws: `invalidArgument` with the emulator's message.
+  static func checkNames(_ model: QueryModel) throws {
+    if let place = model.orderBys.firstIndex(where: { $0.field.isDocumentID }) {
+      for bound in [model.startAt, model.endAt] {
+        guard let values = bound?.values, values.count > place else { continue }
+        guard case .reference = values[place] else {
+          throw invalid("Cursor __key__ value is not a document reference.")
+        }
+      }
+    }
+    try model.filters.forEachFieldFilter { filter in
+      guard filter.field.isDocumentID, !filter.op.isArrayOperator else { return }
+      var values = [filter.value]
+      if filter.op.takesList, case .array(let elements) = filter.value { values = elements }
+      for value in values {
+        guard case .reference = value else { throw invalid("__key__ filter value must be a Key") }
+      }
+    }
+    // An equality on `__name__` beside inequalities on other fields needs one on `__name__`
+    // too (the SDKs check only the case where `__name__` has the only equalities).
+    let filters = model.filters.fieldFilters
+    if filters.contains(where: { $0.field.isDocumentID && ($0.op == .equal || $0.op == .in) }),
+      filters.contains(where: { !$0.field.isDocumentID && $0.op.isInequality }),
+      !filters.contains(where: { $0.field.isDocumentID && $0.op.isInequality })
+    {
+      throw invalid(
+        "Equality on key is not allowed if there are other inequality fields and key does not appear in "
+          + "inequalities.")
+    }
+  }
+
+  /// Google's emulator does not read documents by name in descending order: a query or
+  /// aggregation ordered first by `__name__` descending, with no filter on another field
+  /// whose index it could read instead, fails with FAILED_PRECONDITION (a
+  /// `limit_to_last` over `__name__` ascending too, which the clients send reversed). It
+  /// is the emulator's refusal, checked after every other rule, on the wire only; Hearth's
+  /// own API reads such queries.
+  ///
+  /// - Throws: `failedPrecondition` with the emulator's message.
+  static func checkNameScan(_ model: QueryModel) throws {
+    guard let first = model.orderBys.first, first.field.isDocumentID, first.descending else { return }
+    var otherField = false
+    model.filters.forEachFieldFilter { otherField = otherField || !$0.field.isDocumentID }
+    if !otherField {
+      throw HearthError(.failedPrecondition, "Firestore does not support descending key scans")
+    }
+  }
+
+  /// Checks sum and average against the backend's rule for `__name__` in their index: a
+  /// query ordered explicitly by `__name__`, with a filter on `__name__` (any operator, in
+  /// any AND or OR), or with a cursor that holds a `__name__` value (a cursor from a document
+  /// snapshot always does), needs an index with the aggregated fields after `__name__`,
+  /// which Firestore does not support, unless the query orders by them first (an equality
+  /// filter on them does not do). Counts are never refused. This is production's
   /// refusal too (b/306241058): Google's system tests `test_sum_query_with_start_at` and
   /// `test_avg_query_with_start_at` are skipped everywhere until the backend changes.
   ///
@@ -64,7 +122,9 @@ enum BackendQueryRules {
   static func check(_ functions: [AggregateFunction], over model: QueryModel) throws {
     let orderBys = model.orderBys
     guard let name = orderBys.firstIndex(where: { $0.field.isDocumentID }),
-      (model.startAt?.values.count ?? 0) > name || (model.endAt?.values.count ?? 0) > name
+      model.explicitOrderBys.contains(where: { $0.field.isDocumentID })
+        || model.filters.fieldFilters.contains(where: { $0.field.isDocumentID })
+        || (model.startAt?.values.count ?? 0) > name || (model.endAt?.values.count ?? 0) > name
     else { return }
     let ordered = Set(orderBys[..<name].map(\.field))
     var fields: [FieldPath] = []

@@ -58,9 +58,7 @@ extension FirestoreService {
       {
         return try snapshot.reader.aggregate(model, functions, requireIndexes: requireIndexes)
       }
-      let documents = try Self.documents(of: query, in: snapshot, aggregating: true).map {
-        QueryDocument(key: $0.key, fields: $0.fields)
-      }
+      let documents = try Self.aggregated(query, model, functions, in: snapshot)
       return functions.map { $0.result(over: documents) }
     }
     var result: [String: Value] = [:]
@@ -70,6 +68,34 @@ extension FirestoreService {
       result[aliases[index]] = value
     }
     return [FirestoreV1.RunAggregationQueryResponse(result: result, transaction: transaction, readTime: time)]
+  }
+
+  /// The documents an aggregation covers, for the queries that `StoreReader.aggregate`
+  /// does not take (an offset, a past read time, all descendants), as it takes them:
+  /// when it sums or averages, only the documents that have every aggregated field (in
+  /// the order of the first of them when the query has no order of its own: Google's
+  /// emulator reads that field's index to skip the offset, as to stop at a limit), then
+  /// the offset and the limit.
+  private static func aggregated(
+    _ query: FirestoreV1.StructuredQuery, _ model: QueryModel, _ functions: [AggregateFunction],
+    in snapshot: ReadSnapshot
+  ) throws -> [QueryDocument] {
+    let fields = functions.compactMap(\.field)
+    guard let first = fields.first else {
+      return try documents(of: query, in: snapshot, aggregating: true).map {
+        QueryDocument(key: $0.key, fields: $0.fields)
+      }
+    }
+    var whole = query
+    whole.offset = 0
+    whole.model.limit = nil
+    if query.model.limit != nil || query.offset > 0, model.orderBys.allSatisfy(\.field.isDocumentID) {
+      whole.model.explicitOrderBys = [OrderBy(field: first, descending: false)]
+    }
+    let covered = try documents(of: whole, in: snapshot, aggregating: true).lazy
+      .map { QueryDocument(key: $0.key, fields: $0.fields) }
+      .filter { document in fields.allSatisfy { document.value($0) != nil } }
+    return Array(covered.dropFirst(Int(max(query.offset, 0))).prefix(query.model.limit ?? .max))
   }
 
   /// `PartitionQuery`: split points that divide the query's results (ordered by
@@ -129,11 +155,12 @@ extension FirestoreService {
   }
 
   /// The query rebuilt through HearthCore's checks, so that a client's query meets
-  /// Firestore's rules whatever it sent; the backend's own rules, in its words, first
-  /// (`listening`: as a Listen target hears them).
+  /// Firestore's rules whatever it sent; the backend's own rules, in its words, first, and
+  /// the emulator's refusal of a descending scan by name last (`listening`: as a Listen
+  /// target hears them).
   ///
   /// - Throws: `invalidArgument` naming the rule broken (`failedPrecondition` for a Listen
-  ///   target's two array filters in one disjunction).
+  ///   target's two array filters in one disjunction, and for a descending scan by name).
   static func checkedModel(_ query: FirestoreV1.StructuredQuery, aggregating: Bool = false, listening: Bool = false)
     throws -> QueryModel
   {
@@ -145,7 +172,9 @@ extension FirestoreService {
     if let limit = sent.limit, limit > 0 { try model.setLimit(limit, sent.limitType) }
     model.startAt = sent.startAt
     model.endAt = sent.endAt
+    if !listening { try BackendQueryRules.checkNames(model) }
     try model.validateForRun(aggregating: aggregating)
+    if !listening { try BackendQueryRules.checkNameScan(model) }
     return model
   }
 
