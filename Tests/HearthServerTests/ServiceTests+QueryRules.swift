@@ -364,4 +364,43 @@ extension ServiceTests {
       #expect(try aggregate(offset: 2, [.count, .average(a)]) == [.integer(0), .null])
     }
   }
+
+  /// A reserved name (`__x__`) in a field path that a read names (a filter, an order, a
+  /// projection, an aggregation, a document mask) is refused before any other rule, in
+  /// Google's emulator's words; `__name__` inside a path by its Datastore name.
+  @Test func reservedNamesInTheFieldPathsOfReadsAreRefusedFirst() throws {
+    let reserved = FieldPath(["m", "__x__"])
+    let message = "Invalid reserved name in field path __x__"
+    func equal(_ path: FieldPath) -> QueryFilter { .field(FieldFilter(field: path, op: .equal, value: .integer(1))) }
+    func refused(_ query: FirestoreV1.StructuredQuery) -> String? {
+      (#expect(throws: HearthError.self) { try FirestoreService.checkedModel(query) })?.message
+    }
+    let emptyIn = QueryFilter.field(FieldFilter(field: FieldPath(["a"]), op: .in, value: .array([])))
+    #expect(refused(query("c", filters: [equal(reserved)])) == message)
+    #expect(refused(query("c", filters: [emptyIn, equal(reserved)])) == message, "before the filter rules")
+    #expect(refused(query("c", orders: [OrderBy(field: reserved, descending: false)])) == message)
+    #expect(refused(query("c", select: [reserved])) == message)
+    #expect(refused(query("c", filters: [equal(FieldPath(["m", "__name__"]))])) == "the name __key__ is reserved")
+    for allowed in ["__x", "x__", "___", "__"] {
+      #expect(throws: Never.self) {
+        try FirestoreService.checkedModel(query("c", filters: [equal(FieldPath([allowed]))]))
+      }
+    }
+    try withService { service in
+      let summed = #expect(throws: HearthError.self) {
+        try service.runAggregationQuery(
+          FirestoreV1.RunAggregationQueryRequest(
+            database: Self.database,
+            query: FirestoreV1.StructuredAggregationQuery(
+              query: query("c"), aggregations: [FirestoreV1.Aggregation(function: .sum(reserved), alias: "s")])))
+      }
+      #expect(summed?.message == message)
+      let masked = #expect(throws: HearthError.self) {
+        try service.getDocument(
+          FirestoreV1.GetDocumentRequest(
+            database: Self.database, key: try key("c/d"), mask: FirestoreV1.DocumentMask(fieldPaths: [reserved])))
+      }
+      #expect(masked?.message == message, "before the document is looked for")
+    }
+  }
 }

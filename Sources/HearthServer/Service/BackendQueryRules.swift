@@ -53,6 +53,22 @@ enum BackendQueryRules {
     }
   }
 
+  /// Checks the field paths a read names (in a filter, an order, a projection, an
+  /// aggregation or a document mask) against the backend's reserved names: a segment that
+  /// begins and ends with `__` (four characters or more; `__name__` alone is the
+  /// document's name, and `__name__` inside a path is refused by its Datastore name).
+  /// Google's emulator checks this before any other rule of a query.
+  ///
+  /// - Throws: `invalidArgument` with the emulator's message, naming the segment.
+  static func checkFieldPaths(_ paths: some Sequence<FieldPath>) throws {
+    for path in paths where !path.isDocumentID {
+      for segment in path.segments where segment.count >= 4 && segment.hasPrefix("__") && segment.hasSuffix("__") {
+        throw invalid(
+          segment == "__name__" ? "the name __key__ is reserved" : "Invalid reserved name in field path \(segment)")
+      }
+    }
+  }
+
   /// Checks the backend's rules on `__name__`'s values, for RunQuery and aggregations (a
   /// Listen target hears neither), after the filter rules: a cursor's value at
   /// `__name__`'s place in the query's order must be a reference, then every value that a

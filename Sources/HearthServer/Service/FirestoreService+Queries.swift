@@ -47,6 +47,7 @@ extension FirestoreService {
     let query = request.query.query
     var time = FirestoreService.now
     let functions = aggregations.map(\.function)
+    try BackendQueryRules.checkFieldPaths(functions.compactMap(\.field))
     let model = try Self.checkedModel(query, aggregating: true)
     try BackendQueryRules.check(functions, over: model)
     let values = try read(request.database, at: past) { snapshot -> [Value] in
@@ -165,6 +166,10 @@ extension FirestoreService {
     throws -> QueryModel
   {
     let sent = query.model
+    if !listening {
+      try BackendQueryRules.checkFieldPaths(
+        sent.filters.fieldFilters.map(\.field) + sent.explicitOrderBys.map(\.field) + (query.select ?? []))
+    }
     try BackendQueryRules.check(sent.filters, listening: listening)
     var model = QueryModel(target: sent.target)
     for filter in sent.filters { try model.add(filter) }

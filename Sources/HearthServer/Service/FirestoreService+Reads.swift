@@ -36,6 +36,7 @@ extension FirestoreService {
   package func batchGetDocuments(_ request: FirestoreV1.BatchGetDocumentsRequest) throws
     -> [FirestoreV1.BatchGetDocumentsResponse]
   {
+    try BackendQueryRules.checkFieldPaths(request.mask?.fieldPaths ?? [])
     let (transactionID, transaction, past) = try consistency(request.consistency, in: request.database)
     try lock(request.documents, for: transactionID, in: request.database)
     var time = FirestoreService.now
@@ -63,8 +64,10 @@ extension FirestoreService {
 
   /// `GetDocument`.
   ///
-  /// - Throws: `notFound` for a missing document, as Firestore does.
+  /// - Throws: `invalidArgument` for a reserved name in the mask; `notFound` for a
+  ///   missing document, as Firestore does.
   package func getDocument(_ request: FirestoreV1.GetDocumentRequest) throws -> FirestoreV1.Document {
+    try BackendQueryRules.checkFieldPaths(request.mask?.fieldPaths ?? [])
     let (transaction, _, past) = try consistency(request.consistency, in: request.database)
     try lock([request.key], for: transaction, in: request.database)
     guard let stored = try read(request.database, at: past, { try $0.document(request.key) }) else {
@@ -114,6 +117,7 @@ extension FirestoreService {
   /// - Throws: `invalidArgument` for a negative page size or a token this server did not give.
   package func listDocuments(_ request: FirestoreV1.ListDocumentsRequest) throws -> FirestoreV1.ListDocumentsResponse {
     let (size, start) = (try PageToken.size(request.pageSize), try PageToken.start(request.pageToken))
+    try BackendQueryRules.checkFieldPaths(request.mask?.fieldPaths ?? [])
     let past = try consistency(request.consistency, in: request.database).readTime
     let collection = request.parent.appending(request.collectionID)
     let documents = try read(request.database, at: past) { snapshot -> [FirestoreV1.Document] in
