@@ -15,8 +15,9 @@ batches, transactions (read, then write what was read), get and get_all (missing
 documents too), queries (every filter operator, OR and AND, filters and order on
 `__name__`, order by over values of every type, cursors of values and of document
 snapshots, limit, limit_to_last and offset, collection groups, select), count/sum/avg, list_documents, collections(), and errors (compared by
-exception class and gRPC code, never by message). Three listeners per server (a query,
-a whole collection and a document) are compared after every write, once both have gone quiet.
+exception class and gRPC code, never by message). Five listeners per server (queries with
+a limit, of a collection group, with an OR and a cursor; a whole collection; a document) are
+compared after every write, once both have gone quiet.
 
 What legitimately differs is normalized away: update, create and read times are dropped,
 a server timestamp (any time after 2020; generated times are before) compares by type,
@@ -55,6 +56,8 @@ NESTED = ["m.x", "m.y"]
 OPERATORS = ["==", "!=", "<", "<=", ">", ">=", "in", "not-in", "array_contains",
              "array_contains_any"]
 SERVER_TIME_AFTER = datetime.datetime(2020, 1, 1, tzinfo=datetime.timezone.utc)
+# The listeners each server runs (`Side.listen`), compared after every write.
+LISTENERS = ["query", "collection", "document", "group", "disjunction"]
 
 
 # ---- values, made from the seed ---------------------------------------------------------
@@ -376,7 +379,7 @@ class Side:
             else:
                 os.environ["FIRESTORE_EMULATOR_HOST"] = previous
         self.lock = threading.Lock()
-        self.events: dict[str, list] = {"query": [], "collection": [], "document": []}
+        self.events: dict[str, list] = {name: [] for name in LISTENERS}
         self.last_event = time.monotonic()
         self.watches = []
 
@@ -390,23 +393,24 @@ class Side:
             self.last_event = time.monotonic()
 
     def listen(self):
-        query = self.client.collection("c0").order_by("a").limit(6)
-        document = self.client.document("c0/d0")
+        c = self.client
+        targets = {
+            "query": c.collection("c0").order_by("a").limit(6),
+            "collection": c.collection("c1"),
+            "document": c.document("c0/d0"),
+            # A collection group, descending, under a range and a limit.
+            "group": c.collection_group(GROUP).where(filter=FieldFilter("n", ">", 0))
+            .order_by("n", direction="DESCENDING").limit(3),
+            # An OR with an array filter, and a cursor.
+            "disjunction": c.collection("c0").where(
+                filter=Or([FieldFilter("b", "==", True), FieldFilter("tags", "array_contains", "a")])
+            ).order_by("s").start_after(["a"]),
+        }
 
-        def on_query(docs, _changes, _read_time):
-            self._record("query", [snap(d) for d in docs])
+        def recorder(name):
+            return lambda docs, _changes, _read_time: self._record(name, [snap(d) for d in docs])
 
-        def on_collection(docs, _changes, _read_time):
-            self._record("collection", [snap(d) for d in docs])
-
-        def on_document(docs, _changes, _read_time):
-            self._record("document", [snap(d) for d in docs])
-
-        self.watches = [
-            query.on_snapshot(on_query),
-            self.client.collection("c1").on_snapshot(on_collection),
-            document.on_snapshot(on_document),
-        ]
+        self.watches = [target.on_snapshot(recorder(name)) for name, target in targets.items()]
 
     def take_events(self):
         with self.lock:
