@@ -77,6 +77,15 @@ import Testing
       #expect(document.updateTime == transformed.commitTime)
       #expect(got[1].result == .missing(try key("cities/LA")))
       #expect(got.allSatisfy { $0.readTime != nil })
+
+      // A name asked again is answered once, in the order first asked.
+      let again = try service.batchGetDocuments(
+        FirestoreV1.BatchGetDocumentsRequest(
+          database: Self.database, documents: [try key("cities/LA"), sf, try key("cities/LA"), sf]))
+      #expect(again.count == 2)
+      #expect(again.first?.result == .missing(try key("cities/LA")))
+      guard case .found(let found)? = again.last?.result else { throw Unexpected() }
+      #expect(found.key == sf)
     }
   }
 

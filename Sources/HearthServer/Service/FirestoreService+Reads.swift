@@ -32,7 +32,8 @@ extension FirestoreService {
   // MARK: - Documents
 
   /// `BatchGetDocuments`: each document found or missing, in the order asked, from one
-  /// snapshot.
+  /// snapshot; a name asked again is answered once ("Duplicate names will be elided", as
+  /// the API's reference says and Google's emulator does).
   package func batchGetDocuments(_ request: FirestoreV1.BatchGetDocumentsRequest) throws
     -> [FirestoreV1.BatchGetDocumentsResponse]
   {
@@ -42,7 +43,9 @@ extension FirestoreService {
     var time = FirestoreService.now
     var responses = try read(request.database, at: past) { snapshot in
       time = snapshot.time
-      return try request.documents.map { key -> FirestoreV1.BatchGetDocumentsResponse in
+      var asked = Set<DocumentKey>()
+      return try request.documents.filter { asked.insert($0).inserted }.map {
+        key -> FirestoreV1.BatchGetDocumentsResponse in
         let result: FirestoreV1.BatchGetDocumentsResponse.Result =
           if let stored = try snapshot.document(key) {
             .found(Self.document(stored, mask: request.mask?.fieldPaths))
