@@ -403,4 +403,61 @@ extension ServiceTests {
       #expect(masked?.message == message, "before the document is looked for")
     }
   }
+
+  /// A value a filter looks up must fit an index entry: over 1,500 bytes by Firestore's
+  /// size rules (a string's UTF-8 bytes + 1, bytes their count, an array its elements'
+  /// sum) Google's emulator refuses it, naming the field; a cursor's value is not checked.
+  @Test func filterValuesOverFifteenHundredBytesAreRefusedAsTheEmulatorRefusesThem() throws {
+    let k = FieldPath(["k"])
+    func filter(_ op: FilterOperator, _ value: Value) -> QueryFilter {
+      .field(FieldFilter(field: k, op: op, value: value))
+    }
+    func refusal(_ filter: QueryFilter) -> String? {
+      #expect(throws: Never.self, "a Listen target") {
+        try FirestoreService.checkedModel(query("c", filters: [filter]), listening: true)
+      }
+      return (#expect(throws: HearthError.self) { try FirestoreService.checkedModel(query("c", filters: [filter])) })?
+        .message
+    }
+    let big = Value.string(String(repeating: "a", count: 1500))
+    let tooLarge = "value for k is too large to be used in a query"
+    #expect(refusal(filter(.equal, big)) == tooLarge)
+    #expect(refusal(filter(.greaterThan, big)) == tooLarge)
+    #expect(refusal(filter(.in, .array([.integer(1), big]))) == tooLarge)
+    #expect(refusal(filter(.arrayContains, big)) == "value for k[*] is too large to be used in a query")
+    let halves = Value.array([.string(String(repeating: "a", count: 800)), .string(String(repeating: "b", count: 800))])
+    #expect(refusal(filter(.equal, halves)) == tooLarge)
+    for fits in [
+      Value.string(String(repeating: "a", count: 1499)), .bytes(Data(repeating: 1, count: 1500)),
+      .array(Array(repeating: .string(String(repeating: "a", count: 700)), count: 2)),
+    ] {
+      #expect(throws: Never.self) { try FirestoreService.checkedModel(query("c", filters: [filter(.equal, fits)])) }
+    }
+    var cursor = query("c", orders: [OrderBy(field: k, descending: false)])
+    cursor.model.startAt = Bound(values: [big], inclusive: true)
+    #expect(throws: Never.self) { try FirestoreService.checkedModel(cursor) }
+  }
+
+  /// A name with a reserved ID (`__x__`) is refused when read, in Google's emulator's words.
+  @Test func readsOfReservedIDsAreRefused() throws {
+    try withService { service in
+      let got = #expect(throws: HearthError.self) {
+        try service.getDocument(
+          FirestoreV1.GetDocumentRequest(database: Self.database, key: DocumentKey(ResourcePath(["c", "__x__"]))))
+      }
+      #expect(got?.code == .invalidArgument)
+      #expect(got?.message == "Resource id \"__x__\" is invalid because it is reserved.")
+      let batched = #expect(throws: HearthError.self) {
+        try service.batchGetDocuments(
+          FirestoreV1.BatchGetDocumentsRequest(
+            database: Self.database, documents: [try key("c/a"), DocumentKey(ResourcePath(["__x__", "d"]))]))
+      }
+      #expect(batched?.message == "Collection id \"__x__\" is invalid because it is reserved.")
+      #expect(throws: Never.self) {
+        try service.batchGetDocuments(
+          FirestoreV1.BatchGetDocumentsRequest(
+            database: Self.database, documents: [DocumentKey(ResourcePath(["c", "__x"]))]))
+      }
+    }
+  }
 }

@@ -105,7 +105,8 @@ package enum DocumentValidation {
     fields.reduce(0) { $0 + $1.key.utf8.count + 1 + valueSize($1.value) }
   }
 
-  static func valueSize(_ value: Value) -> Int {
+  /// A value's size by Firestore's rules (as `documentSize` counts it).
+  package static func valueSize(_ value: Value) -> Int {
     switch value {
     case .null, .boolean: 1
     case .integer, .double, .timestamp: 8

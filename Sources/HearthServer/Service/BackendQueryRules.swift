@@ -12,7 +12,8 @@ enum BackendQueryRules {
   ///   more than one `!=`/`not-in` (unary `IS_NOT_NULL`/`IS_NOT_NAN` are `!=`); `not-in`
   ///   with `in`, `array-contains-any` or any OR; a list operand that is not a list, is
   ///   empty or is over its limit (filter by filter); two array-membership filters in one
-  ///   disjunction; an array operator on `__name__`; more than 30 disjunctions. For a
+  ///   disjunction; an array operator on `__name__`; a value over 1,500 bytes
+  ///   (`checkValueSizes`); more than 30 disjunctions. For a
   ///   Listen target (`listening`) the emulator checks the array filters last and
   ///   answers `failedPrecondition` for them, and lets array operators on `__name__`
   ///   through (HearthCore's check then refuses them in the SDKs' words).
@@ -42,6 +43,7 @@ enum BackendQueryRules {
         throw invalid("the name __key__ is reserved")
       }
     }
+    if !listening { try checkValueSizes(fieldFilters) }
     let disjunctions = filters.reduce(1) { $0 * QueryModel.disjunctionCount($1) }
     if disjunctions > QueryModel.maxDisjunctions {
       throw invalid(
@@ -50,6 +52,25 @@ enum BackendQueryRules {
     }
     if listening, QueryModel.arrayMembershipProblem(filters) != nil {
       throw HearthError(.failedPrecondition, listenArrayMembershipLimit)
+    }
+  }
+
+  /// The largest value, by Firestore's size rules, that a filter can look up in an index.
+  static let maxFilterValueSize = 1500
+
+  /// Checks each value a filter compares a field with (each of a list's) against
+  /// `maxFilterValueSize`: Google's emulator refuses a larger one, naming the field (with
+  /// `[*]` for the array filters). Cursors are not checked, as the emulator does not.
+  ///
+  /// - Throws: `invalidArgument` with the emulator's message.
+  private static func checkValueSizes(_ fieldFilters: [FieldFilter]) throws {
+    for filter in fieldFilters where !filter.field.isDocumentID {
+      var values = [filter.value]
+      if filter.op.takesList, case .array(let elements) = filter.value { values = elements }
+      for value in values where DocumentValidation.valueSize(value) > maxFilterValueSize {
+        let name = filter.op.isArrayOperator ? "\(filter.field)[*]" : "\(filter.field)"
+        throw invalid("value for \(name) is too large to be used in a query")
+      }
     }
   }
 

@@ -38,6 +38,7 @@ extension FirestoreService {
     -> [FirestoreV1.BatchGetDocumentsResponse]
   {
     try BackendQueryRules.checkFieldPaths(request.mask?.fieldPaths ?? [])
+    for key in request.documents { try Self.checkReservedIDs(key.path) }
     let (transactionID, transaction, past) = try consistency(request.consistency, in: request.database)
     try lock(request.documents, for: transactionID, in: request.database)
     var time = FirestoreService.now
@@ -67,16 +68,29 @@ extension FirestoreService {
 
   /// `GetDocument`.
   ///
-  /// - Throws: `invalidArgument` for a reserved name in the mask; `notFound` for a
-  ///   missing document, as Firestore does.
+  /// - Throws: `invalidArgument` for a reserved name in the mask or the document's name;
+  ///   `notFound` for a missing document, as Firestore does.
   package func getDocument(_ request: FirestoreV1.GetDocumentRequest) throws -> FirestoreV1.Document {
     try BackendQueryRules.checkFieldPaths(request.mask?.fieldPaths ?? [])
+    try Self.checkReservedIDs(request.key.path)
     let (transaction, _, past) = try consistency(request.consistency, in: request.database)
     try lock([request.key], for: transaction, in: request.database)
     guard let stored = try read(request.database, at: past, { try $0.document(request.key) }) else {
       throw HearthError(.notFound, "Document \(request.database.name(of: request.key)) not found")
     }
     return Self.document(stored, mask: request.mask?.fieldPaths)
+  }
+
+  /// Google's emulator refuses to read a name with a reserved ID (one that begins and ends
+  /// with `__`, four characters or more), in its words; no such document can be written.
+  ///
+  /// - Throws: `invalidArgument` naming the ID.
+  static func checkReservedIDs(_ path: ResourcePath) throws {
+    for (index, id) in path.segments.enumerated()
+    where id.utf8.count >= 4 && id.hasPrefix("__") && id.hasSuffix("__") {
+      let kind = index % 2 == 0 ? "Collection id" : "Resource id"
+      throw HearthError(.invalidArgument, "\(kind) \"\(id)\" is invalid because it is reserved.")
+    }
   }
 
   /// A stored document as the wire's, with only the fields of `mask` when there is one
