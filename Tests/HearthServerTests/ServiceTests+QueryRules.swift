@@ -438,7 +438,8 @@ extension ServiceTests {
     #expect(throws: Never.self) { try FirestoreService.checkedModel(cursor) }
   }
 
-  /// A name with a reserved ID (`__x__`) is refused when read, in Google's emulator's words.
+  /// A name with a reserved ID (`__x__`) is refused when read (a document, a query's or a
+  /// listing's collection, a parent), in Google's emulator's words.
   @Test func readsOfReservedIDsAreRefused() throws {
     try withService { service in
       let got = #expect(throws: HearthError.self) {
@@ -458,6 +459,25 @@ extension ServiceTests {
           FirestoreV1.BatchGetDocumentsRequest(
             database: Self.database, documents: [DocumentKey(ResourcePath(["c", "__x"]))]))
       }
+      let collection = "Collection id \"__x__\" is invalid because it is reserved."
+      let queried = #expect(throws: HearthError.self) {
+        try service.runQuery(FirestoreV1.RunQueryRequest(database: Self.database, query: query("__x__")))
+      }
+      #expect(queried?.message == collection)
+      let grouped = #expect(throws: HearthError.self) {
+        try service.runQuery(FirestoreV1.RunQueryRequest(database: Self.database, query: query("__x__", group: true)))
+      }
+      #expect(grouped?.message == collection)
+      let listed = #expect(throws: HearthError.self) {
+        try service.listDocuments(
+          FirestoreV1.ListDocumentsRequest(database: Self.database, parent: .root, collectionID: "__x__"))
+      }
+      #expect(listed?.message == collection)
+      let under = #expect(throws: HearthError.self) {
+        try service.listCollectionIDs(
+          FirestoreV1.ListCollectionIdsRequest(database: Self.database, parent: ResourcePath(["c", "__x__"])))
+      }
+      #expect(under?.message == "Resource id \"__x__\" is invalid because it is reserved.")
     }
   }
 }

@@ -167,6 +167,7 @@ extension FirestoreService {
   {
     let sent = query.model
     if !listening {
+      try checkReservedIDs(query.collectionID.isEmpty ? query.parent : query.parent.appending(query.collectionID))
       try BackendQueryRules.checkFieldPaths(
         sent.filters.fieldFilters.map(\.field) + sent.explicitOrderBys.map(\.field) + (query.select ?? []))
     }

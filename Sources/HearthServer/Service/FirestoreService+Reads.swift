@@ -82,7 +82,8 @@ extension FirestoreService {
   }
 
   /// Google's emulator refuses to read a name with a reserved ID (one that begins and ends
-  /// with `__`, four characters or more), in its words; no such document can be written.
+  /// with `__`, four characters or more), in its words: a document, a query's or a listing's
+  /// collection; no such document can be written.
   ///
   /// - Throws: `invalidArgument` naming the ID.
   static func checkReservedIDs(_ path: ResourcePath) throws {
@@ -121,6 +122,7 @@ extension FirestoreService {
     -> FirestoreV1.ListCollectionIdsResponse
   {
     let (size, start) = (try PageToken.size(request.pageSize), try PageToken.start(request.pageToken))
+    try Self.checkReservedIDs(request.parent)
     let parent = request.parent.isEmpty ? nil : DocumentKey(request.parent)
     let all = try read(request.database, at: request.readTime) { try $0.collectionIDs(under: parent) }
     let page = Array(PageToken.ids(all, after: start).prefix(size))
@@ -135,8 +137,9 @@ extension FirestoreService {
   package func listDocuments(_ request: FirestoreV1.ListDocumentsRequest) throws -> FirestoreV1.ListDocumentsResponse {
     let (size, start) = (try PageToken.size(request.pageSize), try PageToken.start(request.pageToken))
     try BackendQueryRules.checkFieldPaths(request.mask?.fieldPaths ?? [])
-    let past = try consistency(request.consistency, in: request.database).readTime
     let collection = request.parent.appending(request.collectionID)
+    try Self.checkReservedIDs(collection)
+    let past = try consistency(request.consistency, in: request.database).readTime
     let documents = try read(request.database, at: past) { snapshot -> [FirestoreV1.Document] in
       var documents: [FirestoreV1.Document] = []
       for id in PageToken.ids(try snapshot.documentIDs(inCollection: collection), after: start) {
