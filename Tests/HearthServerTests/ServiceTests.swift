@@ -497,6 +497,15 @@ import Testing
       #expect(try get(service, "c/a", in: newer) == .integer(2))
       #expect(try get(service, "c/a", in: retry) == .integer(2))
       #expect(throws: HearthError.self) { try commit(service, [], transaction: newer) }
+      // A retry of a transaction never begun is refused, as Google's emulator refuses it.
+      let unknown = try #require(throws: HearthError.self) {
+        try service.beginTransaction(
+          FirestoreV1.BeginTransactionRequest(
+            database: Self.database,
+            options: FirestoreV1.TransactionOptions(mode: .readWrite(retryTransaction: Data("never".utf8)))))
+      }
+      #expect(unknown.code == .invalidArgument)
+      #expect(unknown.message == "Invalid transaction.")
     }
   }
 

@@ -16,7 +16,7 @@ extension FirestoreService {
       let readTime = try transactions.read(id, in: database, locking: [])
       return (id, Data(), readTime)
     case .newTransaction(let options):
-      let id = transactions.begin(in: database, options: options)
+      let id = try transactions.begin(in: database, options: options)
       if case .readOnly(let readTime)? = options.mode { return (id, id, readTime) }
       return (id, id, nil)
     case .readTime(let time):

@@ -103,7 +103,7 @@ package final class FirestoreService: Sendable {
   {
     _ = try databases.store(request.database)
     return FirestoreV1.BeginTransactionResponse(
-      transaction: transactions.begin(in: request.database, options: request.options))
+      transaction: try transactions.begin(in: request.database, options: request.options))
   }
 
   /// `Rollback`: ends a transaction without writing.

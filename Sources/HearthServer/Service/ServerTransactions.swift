@@ -71,7 +71,10 @@ final class ServerTransactions: @unchecked Sendable {
 
   /// A new transaction's ID: 16 random bytes. A retry (`retry_transaction`) inherits the
   /// age of the one it retries.
-  func begin(in database: DatabaseName, options: FirestoreV1.TransactionOptions?) -> Data {
+  ///
+  /// - Throws: `invalidArgument` for a retry of a transaction this database never began
+  ///   (Google's emulator's words).
+  func begin(in database: DatabaseName, options: FirestoreV1.TransactionOptions?) throws -> Data {
     var generator = SystemRandomNumberGenerator()
     let id = Data((0..<16).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
     var readOnly = false
@@ -84,10 +87,14 @@ final class ServerTransactions: @unchecked Sendable {
     case .readWrite(let retry)?: retried = retry
     case nil: break
     }
-    return locked {
+    return try locked {
       expireIdle()
       let age: UInt64
       if let retried, let previous = ended[retried]?.age {
+        age = previous
+      } else if let retried, !retried.isEmpty, open[retried]?.database != database {
+        throw HearthError(.invalidArgument, "Invalid transaction.")
+      } else if let retried, let previous = open[retried]?.age {
         age = previous
       } else {
         age = nextAge
