@@ -134,21 +134,24 @@ extension QueryModel {
     if let field = duplicateOrderField {
       throw invalid("order by clause cannot contain duplicate fields \(field)")
     }
-    // One pass, building nothing (this runs for every query).
-    var equalities = false
-    var equalitiesOnlyOnName = true
+    // One pass, building nothing (this runs for every query). Firestore's backend refuses
+    // an equality on `__name__` beside inequalities on other fields unless `__name__` has
+    // an inequality too (the SDKs send such a query; Google's emulator's words).
+    var equalityOnName = false
+    var inequalityOnName = false
     var inequalityOnField = false
     filters.forEachFieldFilter { filter in
-      if filter.op == .equal || filter.op == .in || filter.op == .arrayContains {
-        equalities = true
-        equalitiesOnlyOnName = equalitiesOnlyOnName && filter.field.isDocumentID
+      if filter.field.isDocumentID {
+        equalityOnName = equalityOnName || filter.op == .equal || filter.op == .in
+        inequalityOnName = inequalityOnName || filter.op.isInequality
+      } else {
+        inequalityOnField = inequalityOnField || filter.op.isInequality
       }
-      inequalityOnField = inequalityOnField || (filter.op.isInequality && !filter.field.isDocumentID)
     }
-    if equalities, equalitiesOnlyOnName, inequalityOnField {
+    if equalityOnName, inequalityOnField, !inequalityOnName {
       throw invalid(
-        "Invalid query. Inequality filters on fields cannot be combined with only an equality on "
-          + "FieldPath.documentID().")
+        "Equality on key is not allowed if there are other inequality fields and key does not appear in "
+          + "inequalities.")
     }
   }
 

@@ -95,8 +95,7 @@ enum BackendQueryRules {
   /// `__name__`'s place in the query's order must be a reference, then every value that a
   /// filter compares `__name__` with (each of an `in` or `not-in` list's) must be one. The
   /// SDKs send a plain ID as a reference; Google's Python client sends one given to a
-  /// filter as a string, and Google's emulator refuses it. Last, an equality on `__name__`
-  /// beside inequalities on other fields and none on `__name__` is refused.
+  /// filter as a string, and Google's emulator refuses it.
   ///
   /// - Throws: `invalidArgument` with the emulator's message.
   static func checkNames(_ model: QueryModel) throws {
@@ -115,17 +114,6 @@ enum BackendQueryRules {
       for value in values {
         guard case .reference = value else { throw invalid("__key__ filter value must be a Key") }
       }
-    }
-    // An equality on `__name__` beside inequalities on other fields needs one on `__name__`
-    // too (the SDKs check only the case where `__name__` has the only equalities).
-    let filters = model.filters.fieldFilters
-    if filters.contains(where: { $0.field.isDocumentID && ($0.op == .equal || $0.op == .in) }),
-      filters.contains(where: { !$0.field.isDocumentID && $0.op.isInequality }),
-      !filters.contains(where: { $0.field.isDocumentID && $0.op.isInequality })
-    {
-      throw invalid(
-        "Equality on key is not allowed if there are other inequality fields and key does not appear in "
-          + "inequalities.")
     }
   }
 

@@ -238,7 +238,7 @@ struct QueryValidationTests {
     }
   }
 
-  @Test func rangesWithOnlyAnEqualityOnDocumentIDAreRejected() throws {
+  @Test func anEqualityOnDocumentIDBesideRangesOnFieldsIsRejected() throws {
     try withDatabase(settings: relaxed) { db in
       let c = try collection(db)
       let id = FieldPath.documentID()
@@ -249,9 +249,17 @@ struct QueryValidationTests {
       expectInvalidQuery(
         c.whereField(id, isEqualTo: "doc1").whereField("x", isLessThan: 5).whereField("y", isGreaterThan: 0),
         mentioning: [])
-      // Allowed: an equality on __name__ with equalities elsewhere, or with an order-by on __name__.
+      // Firestore's backend refuses it beside an equality elsewhere too (Google's emulator).
+      expectInvalidQuery(
+        c.whereField(id, isEqualTo: "doc1").whereField("y", isEqualTo: 2).whereField("x", isLessThan: 5),
+        mentioning: ["Equality on key is not allowed if there are other inequality fields"])
+      // Allowed: an equality on __name__ with equalities elsewhere, or with an inequality on
+      // __name__ too.
       expectIDs(c.whereField(id, isEqualTo: "doc1").whereField("x", isEqualTo: 1), ["doc1"])
       expectIDs(c.whereField(id, in: ["doc1", "doc2"]).whereField("x", isEqualTo: 1), ["doc1"])
+      expectIDs(
+        c.whereField(id, in: ["doc1", "doc2"]).whereField(id, isGreaterThan: "a").whereField("x", isLessThan: 5),
+        ["doc1"])
     }
   }
 
