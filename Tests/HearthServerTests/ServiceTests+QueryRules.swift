@@ -459,7 +459,11 @@ extension ServiceTests {
       #expect(throws: Never.self) {
         try service.batchGetDocuments(
           FirestoreV1.BatchGetDocumentsRequest(
-            database: Self.database, documents: [DocumentKey(ResourcePath(["c", "__x"]))]))
+            database: Self.database,
+            documents: ["__x", "__id7__", "__id-7__"].map { DocumentKey(ResourcePath(["c", $0])) }))
+      }
+      #expect(throws: HearthError.self, "a collection's numeric-looking ID is still reserved") {
+        try service.runQuery(FirestoreV1.RunQueryRequest(database: Self.database, query: query("__id7__")))
       }
       let collection = "Collection id \"__x__\" is invalid because it is reserved."
       let queried = #expect(throws: HearthError.self) {

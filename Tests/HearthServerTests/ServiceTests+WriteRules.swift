@@ -109,4 +109,38 @@ extension ServiceTests {
       #expect(try aggregate(query("c", orders: [name]), .count) == .integer(2))
     }
   }
+
+  /// Google's emulator refuses a write that transforms a field and a field inside it, and
+  /// a numeric transform whose operand is no number, in its words; nothing is written.
+  @Test func transformsOfNestedFieldsAndNonNumericOperandsAreRefused() throws {
+    try withService { service in
+      let d = try key("c/d")
+      _ = try commit(service, [Write(key: d, kind: .set(["k": .integer(7), "m": .map(["x": .integer(1)])]))])
+      let (m, mx, k) = (FieldPath(["m"]), FieldPath(["m", "x"]), FieldPath(["k"]))
+      func transformed(_ transforms: [FieldTransform]) throws -> FirestoreV1.CommitResponse {
+        try commit(service, [Write(key: d, kind: .patch(fields: [:], mask: []), transforms: transforms)])
+      }
+      let nested = try #require(throws: HearthError.self) {
+        try transformed([
+          FieldTransform(path: m, operation: .serverTimestamp),
+          FieldTransform(path: mx, operation: .increment(.integer(1))),
+        ])
+      }
+      #expect(nested.code == .invalidArgument)
+      #expect(nested.message == "Cannot transform property m and its nested property at the same time.")
+      for operation in [TransformOperation.increment(.string("x")), .maximum(.null), .minimum(.boolean(true))] {
+        let refused = try #require(throws: HearthError.self) {
+          try transformed([FieldTransform(path: k, operation: operation)])
+        }
+        #expect(refused.message == "Input must be int64 or double.")
+      }
+      // Two transforms of one field run one after the other.
+      _ = try transformed([
+        FieldTransform(path: k, operation: .increment(.integer(1))),
+        FieldTransform(path: k, operation: .increment(.integer(1))),
+      ])
+      let got = try service.getDocument(FirestoreV1.GetDocumentRequest(database: Self.database, key: d))
+      #expect(got.fields == ["k": .integer(9), "m": .map(["x": .integer(1)])], "the refused writes changed nothing")
+    }
+  }
 }

@@ -204,7 +204,7 @@ extension FirestoreV1.Precondition {
 /// `FieldTransform`: `set_to_server_value: REQUEST_TIME` is `.serverTimestamp`,
 /// `increment`/`maximum`/`minimum` carry their operand, `append_missing_elements` is
 /// `.arrayUnion` and `remove_all_from_array` `.arrayRemove`. Whether an operand is a
-/// number is checked where the transform is applied.
+/// number is checked with the write (`FirestoreService.checked`).
 extension FieldTransform: WireMessage {
   package static let protobufName = "google.firestore.v1.DocumentTransform.FieldTransform"
 

@@ -83,15 +83,27 @@ extension FirestoreService {
 
   /// Google's emulator refuses to read a name with a reserved ID (one that begins and ends
   /// with `__`, four characters or more), in its words: a document, a query's or a listing's
-  /// collection; no such document can be written.
+  /// collection; no such document can be written. A document ID `__id<integer>__` (a
+  /// numeric ID) may be read.
   ///
   /// - Throws: `invalidArgument` naming the ID.
   static func checkReservedIDs(_ path: ResourcePath) throws {
     for (index, id) in path.segments.enumerated()
     where id.utf8.count >= 4 && id.hasPrefix("__") && id.hasSuffix("__") {
-      let kind = index % 2 == 0 ? "Collection id" : "Resource id"
+      let document = index % 2 == 1
+      // `__id<integer>__` is a document's numeric ID (Datastore's), which may be read.
+      if document, isNumericID(id) { continue }
+      let kind = document ? "Resource id" : "Collection id"
       throw HearthError(.invalidArgument, "\(kind) \"\(id)\" is invalid because it is reserved.")
     }
+  }
+
+  /// Whether `id` is `__id` and an integer (optionally negative) and `__`.
+  private static func isNumericID(_ id: String) -> Bool {
+    guard id.hasPrefix("__id"), id.hasSuffix("__"), id.utf8.count > 6 else { return false }
+    let number = id.utf8.dropFirst(4).dropLast(2)
+    let digits = number.first == UInt8(ascii: "-") ? number.dropFirst() : number[...]
+    return !digits.isEmpty && digits.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
   }
 
   /// A stored document as the wire's, with only the fields of `mask` when there is one

@@ -79,7 +79,8 @@ package final class FirestoreService: Sendable {
   }
 
   /// A write's key checked as a write's must be (a read may name `__id…__` keys, which
-  /// `recursive_delete`'s cursors do; a write may not), and its values as a document's.
+  /// `recursive_delete`'s cursors do; a write may not), its values as a document's, and
+  /// its transforms as Google's emulator checks them.
   func checked(_ write: Write, in database: DatabaseName) throws -> Write {
     do {
       try write.key.path.validate()
@@ -91,6 +92,19 @@ package final class FirestoreService: Sendable {
     switch write.kind {
     case .set(let fields), .patch(let fields, _): try DocumentValidation.validate(fields, of: write.key)
     case .delete: break
+    }
+    // The transforms as Google's emulator checks them, in its words (the SDKs cannot send
+    // either: their numbers are typed, and a field and one inside it conflict there).
+    for transform in write.transforms {
+      switch transform.operation {
+      case .increment(let operand), .maximum(let operand), .minimum(let operand):
+        guard operand.isNumber else { throw HearthError(.invalidArgument, "Input must be int64 or double.") }
+      default: break
+      }
+      if write.transforms.contains(where: { $0.path != transform.path && transform.path.isPrefix(of: $0.path) }) {
+        throw HearthError(
+          .invalidArgument, "Cannot transform property \(transform.path) and its nested property at the same time.")
+      }
     }
     return write
   }
