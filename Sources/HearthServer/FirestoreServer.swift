@@ -84,8 +84,12 @@ package final class FirestoreServer: Sendable {
     databases.close()
   }
 
-  /// Google's emulator's HTTP endpoints: `DELETE …/documents` empties that database.
+  /// Google's emulator's HTTP endpoints: `GET /` answers "Ok" (tools poll it to learn
+  /// that the emulator is up); `DELETE …/documents` empties that database.
   static func answer(_ request: HTTPRequest, service: FirestoreService) -> HTTPResponse {
+    if request.path == "/", request.method == "GET" {
+      return HTTPResponse(status: 200, contentType: "text/plain", body: Array("Ok\n".utf8))
+    }
     let segments = request.path.split(separator: "/").map(String.init)
     guard segments.count == 7, segments[0] == "emulator", segments[1] == "v1", segments[2] == "projects",
       segments[4] == "databases", segments[6] == "documents"

@@ -608,4 +608,21 @@ import Testing
   }
 
   struct Unexpected: Error {}
+
+  /// `GET /` answers "Ok" as Google's emulator does (tools poll it for readiness); other
+  /// paths stay unknown.
+  @Test func theRootAnswersOkAsTheEmulatorDoes() throws {
+    try withService { service in
+      let root = FirestoreServer.answer(
+        HTTPRequest(method: "GET", target: "/", headers: [], body: []), service: service)
+      #expect(root.status == 200)
+      #expect(root.body == Array("Ok\n".utf8))
+      let posted = FirestoreServer.answer(
+        HTTPRequest(method: "POST", target: "/", headers: [], body: []), service: service)
+      #expect(posted.status == 404)
+      let elsewhere = FirestoreServer.answer(
+        HTTPRequest(method: "GET", target: "/nowhere", headers: [], body: []), service: service)
+      #expect(elsewhere.status == 404)
+    }
+  }
 }
