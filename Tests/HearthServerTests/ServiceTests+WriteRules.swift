@@ -143,4 +143,23 @@ extension ServiceTests {
       #expect(got.fields == ["k": .integer(9), "m": .map(["x": .integer(1)])], "the refused writes changed nothing")
     }
   }
+
+  /// A write's timestamps are cut to microseconds, Firestore's precision, as Google's
+  /// emulator cuts them: in fields, maps, arrays and array unions.
+  @Test func writtenTimestampsAreCutToMicroseconds() throws {
+    try withService { service in
+      let d = try key("c/d")
+      let fine = Value.timestamp(Timestamp(seconds: 5, nanoseconds: 123_456_789))
+      let cut = Value.timestamp(Timestamp(seconds: 5, nanoseconds: 123_456_000))
+      _ = try commit(
+        service,
+        [
+          Write(
+            key: d, kind: .set(["t": fine, "m": .map(["t": fine]), "a": .array([fine])]),
+            transforms: [FieldTransform(path: FieldPath(["u"]), operation: .arrayUnion([fine]))])
+        ])
+      let got = try service.getDocument(FirestoreV1.GetDocumentRequest(database: Self.database, key: d))
+      #expect(got.fields == ["t": cut, "m": .map(["t": cut]), "a": .array([cut]), "u": .array([cut])])
+    }
+  }
 }

@@ -6,7 +6,8 @@ import HearthCore
 ///
 /// - `integer_value` is `.integer`, `double_value` `.double` (NaN, ±infinity and -0.0
 ///   keep their bits); `null_value` is `.null` whatever its enum number.
-/// - `timestamp_value` keeps its nanoseconds (the store truncates to microseconds).
+/// - `timestamp_value` keeps its nanoseconds (a write's are cut to microseconds when it
+///   is checked, `FirestoreService.checked`).
 /// - `reference_value` must name a document of the request's database: `.reference`
 ///   holds only the key. A reference into another project or database is refused
 ///   (INVALID_ARGUMENT), although Google's emulator stores one verbatim: HearthCore's

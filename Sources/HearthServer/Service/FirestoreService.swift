@@ -79,9 +79,23 @@ package final class FirestoreService: Sendable {
   }
 
   /// A write's key checked as a write's must be (a read may name `__id…__` keys, which
-  /// `recursive_delete`'s cursors do; a write may not), its values as a document's, and
-  /// its transforms as Google's emulator checks them.
-  func checked(_ write: Write, in database: DatabaseName) throws -> Write {
+  /// `recursive_delete`'s cursors do; a write may not), its values as a document's (their
+  /// timestamps cut to microseconds), and its transforms as Google's emulator checks them.
+  func checked(_ sent: Write, in database: DatabaseName) throws -> Write {
+    var write = sent
+    // Firestore keeps timestamps to the microsecond, and cuts a write's as it takes it.
+    switch write.kind {
+    case .set(let fields): write.kind = .set(fields.mapValues(\.cutToMicroseconds))
+    case .patch(let fields, let mask): write.kind = .patch(fields: fields.mapValues(\.cutToMicroseconds), mask: mask)
+    case .delete: break
+    }
+    for index in write.transforms.indices {
+      switch write.transforms[index].operation {
+      case .arrayUnion(let values): write.transforms[index].operation = .arrayUnion(values.map(\.cutToMicroseconds))
+      case .arrayRemove(let values): write.transforms[index].operation = .arrayRemove(values.map(\.cutToMicroseconds))
+      default: break
+      }
+    }
     do {
       try write.key.path.validate()
     } catch let error as HearthError {
@@ -152,6 +166,18 @@ package final class FirestoreService: Sendable {
     case let error as HearthError: error
     case let error as ProtobufError: error.hearthError
     default: HearthError(.internal, "\(error)")
+    }
+  }
+}
+
+extension Value {
+  /// This value with every timestamp in it cut to microseconds, Firestore's precision.
+  fileprivate var cutToMicroseconds: Value {
+    switch self {
+    case .timestamp(let time): .timestamp(time.truncatedToMicroseconds)
+    case .array(let elements): .array(elements.map(\.cutToMicroseconds))
+    case .map(let fields): .map(fields.mapValues(\.cutToMicroseconds))
+    default: self
     }
   }
 }
