@@ -74,6 +74,12 @@ enum BackendQueryRules {
     }
   }
 
+  /// Whether the backend reserves `name` (a field name or an ID): it begins and ends with
+  /// `__` and has four characters or more.
+  static func isReserved(_ name: String) -> Bool {
+    name.utf8.count >= 4 && name.hasPrefix("__") && name.hasSuffix("__")
+  }
+
   /// Checks the field paths a read names (in a filter, an order, a projection, an
   /// aggregation or a document mask) against the backend's reserved names: a segment that
   /// begins and ends with `__` (four characters or more; `__name__` alone is the
@@ -83,7 +89,7 @@ enum BackendQueryRules {
   /// - Throws: `invalidArgument` with the emulator's message, naming the segment.
   static func checkFieldPaths(_ paths: some Sequence<FieldPath>) throws {
     for path in paths where !path.isDocumentID {
-      for segment in path.segments where segment.count >= 4 && segment.hasPrefix("__") && segment.hasSuffix("__") {
+      for segment in path.segments where isReserved(segment) {
         throw invalid(
           segment == "__name__" ? "the name __key__ is reserved" : "Invalid reserved name in field path \(segment)")
       }

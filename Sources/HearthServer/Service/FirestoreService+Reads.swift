@@ -88,8 +88,7 @@ extension FirestoreService {
   ///
   /// - Throws: `invalidArgument` naming the ID.
   static func checkReservedIDs(_ path: ResourcePath) throws {
-    for (index, id) in path.segments.enumerated()
-    where id.utf8.count >= 4 && id.hasPrefix("__") && id.hasSuffix("__") {
+    for (index, id) in path.segments.enumerated() where BackendQueryRules.isReserved(id) {
       let document = index % 2 == 1
       // `__id<integer>__` is a document's numeric ID (Datastore's), which may be read.
       if document, isNumericID(id) { continue }
