@@ -75,12 +75,7 @@ extension StoreReader {
   package func aggregation(
     _ query: QueryModel, _ functions: [AggregateFunction], requireIndexes: Bool = false, explaining: Bool = false
   ) throws -> (values: [Value], statistics: QueryStatistics) {
-    var query = query
-    if query.limit != nil, query.orderBys.allSatisfy(\.field.isDocumentID),
-      let field = functions.lazy.compactMap(\.field).first
-    {
-      query.explicitOrderBys = [OrderBy(field: field, descending: false)]
-    }
+    let query = query.readForAggregating(functions, stops: query.limit != nil)
     if functions.allSatisfy({ $0 == .count }) {
       let execution = QueryExecution(reader: self, query: query, explaining: explaining, countingOnly: true)
       if let count = try execution.countFromIndexes(requireIndexes: requireIndexes) {
@@ -91,5 +86,19 @@ extension StoreReader {
     let execution = QueryExecution(reader: self, query: query, reading: fields, explaining: explaining)
     let documents = try execution.matches(requireIndexes: requireIndexes).map(\.document)
     return (functions.map { $0.result(over: documents) }, execution.statistics)
+  }
+}
+
+extension QueryModel {
+  /// The query an aggregation of `functions` reads: one with no order of its own that sums
+  /// or averages, and `stops` early (at a limit, or past an offset on the wire), is read
+  /// in the first aggregated field's order, as Firestore reads it from that field's index
+  /// (so documents without the field are not read).
+  package func readForAggregating(_ functions: [AggregateFunction], stops: Bool) -> QueryModel {
+    guard stops, orderBys.allSatisfy(\.field.isDocumentID), let field = functions.lazy.compactMap(\.field).first
+    else { return self }
+    var read = self
+    read.explicitOrderBys = [OrderBy(field: field, descending: false)]
+    return read
   }
 }

@@ -65,9 +65,7 @@ enum BackendQueryRules {
   /// - Throws: `invalidArgument` with the emulator's message.
   private static func checkValueSizes(_ fieldFilters: [FieldFilter]) throws {
     for filter in fieldFilters where !filter.field.isDocumentID {
-      var values = [filter.value]
-      if filter.op.takesList, case .array(let elements) = filter.value { values = elements }
-      for value in values where DocumentValidation.valueSize(value) > maxFilterValueSize {
+      for value in operands(filter) where DocumentValidation.valueSize(value) > maxFilterValueSize {
         let name = filter.op.isArrayOperator ? "\(filter.field)[*]" : "\(filter.field)"
         throw invalid("value for \(name) is too large to be used in a query")
       }
@@ -78,6 +76,30 @@ enum BackendQueryRules {
   /// `__` and has four characters or more.
   static func isReserved(_ name: String) -> Bool {
     name.utf8.count >= 4 && name.hasPrefix("__") && name.hasSuffix("__")
+  }
+
+  /// Google's emulator refuses to read a name with a reserved ID (one that begins and ends
+  /// with `__`, four characters or more), in its words: a document, a query's or a listing's
+  /// collection; no such document can be written. A document ID `__id<integer>__` (a
+  /// numeric ID) may be read.
+  ///
+  /// - Throws: `invalidArgument` naming the ID.
+  static func checkReservedIDs(_ path: ResourcePath) throws {
+    for (index, id) in path.segments.enumerated() where isReserved(id) {
+      let document = index % 2 == 1
+      // `__id<integer>__` is a document's numeric ID (Datastore's), which may be read.
+      if document, isNumericID(id) { continue }
+      let kind = document ? "Resource id" : "Collection id"
+      throw invalid("\(kind) \"\(id)\" is invalid because it is reserved.")
+    }
+  }
+
+  /// Whether `id` is `__id` and an integer (optionally negative) and `__`.
+  private static func isNumericID(_ id: String) -> Bool {
+    guard id.hasPrefix("__id"), id.hasSuffix("__"), id.utf8.count > 6 else { return false }
+    let number = id.utf8.dropFirst(4).dropLast(2)
+    let digits = number.first == UInt8(ascii: "-") ? number.dropFirst() : number[...]
+    return !digits.isEmpty && digits.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
   }
 
   /// Checks the field paths a read names (in a filter, an order, a projection, an
@@ -115,9 +137,7 @@ enum BackendQueryRules {
     }
     try model.filters.forEachFieldFilter { filter in
       guard filter.field.isDocumentID, !filter.op.isArrayOperator else { return }
-      var values = [filter.value]
-      if filter.op.takesList, case .array(let elements) = filter.value { values = elements }
-      for value in values {
+      for value in operands(filter) {
         guard case .reference = value else { throw invalid("__key__ filter value must be a Key") }
       }
     }
@@ -174,6 +194,13 @@ enum BackendQueryRules {
   /// emulator removes the target with this cause, FAILED_PRECONDITION, and checks it after
   /// the disjunction count (RunQuery checks it before, as INVALID_ARGUMENT).
   static let listenArrayMembershipLimit = "Only a single array-contains clause is allowed in a query"
+
+  /// The values a filter compares its field with: each of a list's (`in`, `not-in`,
+  /// `array-contains-any`), else its one value.
+  private static func operands(_ filter: FieldFilter) -> [Value] {
+    if filter.op.takesList, case .array(let elements) = filter.value { return elements }
+    return [filter.value]
+  }
 
   /// Whether `filter` is or holds an OR, however many members it has.
   private static func hasOr(_ filter: QueryFilter) -> Bool {

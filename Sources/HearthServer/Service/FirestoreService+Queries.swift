@@ -59,7 +59,7 @@ extension FirestoreService {
       {
         return try snapshot.reader.aggregate(model, functions, requireIndexes: requireIndexes)
       }
-      let documents = try Self.aggregated(query, model, functions, in: snapshot)
+      let documents = try Self.aggregated(query, functions, in: snapshot)
       return functions.map { $0.result(over: documents) }
     }
     var result: [String: Value] = [:]
@@ -73,26 +73,22 @@ extension FirestoreService {
 
   /// The documents an aggregation covers, for the queries that `StoreReader.aggregate`
   /// does not take (an offset, a past read time, all descendants), as it takes them:
-  /// when it sums or averages, only the documents that have every aggregated field (in
-  /// the order of the first of them when the query has no order of its own: Google's
-  /// emulator reads that field's index to skip the offset, as to stop at a limit), then
-  /// the offset and the limit.
+  /// when it sums or averages, only the documents that have every aggregated field (read
+  /// as `QueryModel.readForAggregating` says: Google's emulator reads the first field's
+  /// index to skip an offset, as to stop at a limit), then the offset and the limit.
   private static func aggregated(
-    _ query: FirestoreV1.StructuredQuery, _ model: QueryModel, _ functions: [AggregateFunction],
-    in snapshot: ReadSnapshot
+    _ query: FirestoreV1.StructuredQuery, _ functions: [AggregateFunction], in snapshot: ReadSnapshot
   ) throws -> [QueryDocument] {
     let fields = functions.compactMap(\.field)
-    guard let first = fields.first else {
+    guard !fields.isEmpty else {
       return try documents(of: query, in: snapshot, aggregating: true).map {
         QueryDocument(key: $0.key, fields: $0.fields)
       }
     }
     var whole = query
+    whole.model = query.model.readForAggregating(functions, stops: query.model.limit != nil || query.offset > 0)
     whole.offset = 0
     whole.model.limit = nil
-    if query.model.limit != nil || query.offset > 0, model.orderBys.allSatisfy(\.field.isDocumentID) {
-      whole.model.explicitOrderBys = [OrderBy(field: first, descending: false)]
-    }
     let covered = try documents(of: whole, in: snapshot, aggregating: true).lazy
       .map { QueryDocument(key: $0.key, fields: $0.fields) }
       .filter { document in fields.allSatisfy { document.value($0) != nil } }
@@ -167,7 +163,8 @@ extension FirestoreService {
   {
     let sent = query.model
     if !listening {
-      try checkReservedIDs(query.collectionID.isEmpty ? query.parent : query.parent.appending(query.collectionID))
+      try BackendQueryRules.checkReservedIDs(
+        query.collectionID.isEmpty ? query.parent : query.parent.appending(query.collectionID))
       try BackendQueryRules.checkFieldPaths(
         sent.filters.fieldFilters.map(\.field) + sent.explicitOrderBys.map(\.field) + (query.select ?? []))
     }

@@ -38,7 +38,7 @@ extension FirestoreService {
     -> [FirestoreV1.BatchGetDocumentsResponse]
   {
     try BackendQueryRules.checkFieldPaths(request.mask?.fieldPaths ?? [])
-    for key in request.documents { try Self.checkReservedIDs(key.path) }
+    for key in request.documents { try BackendQueryRules.checkReservedIDs(key.path) }
     let (transactionID, transaction, past) = try consistency(request.consistency, in: request.database)
     try lock(request.documents, for: transactionID, in: request.database)
     var time = FirestoreService.now
@@ -72,37 +72,13 @@ extension FirestoreService {
   ///   `notFound` for a missing document, as Firestore does.
   package func getDocument(_ request: FirestoreV1.GetDocumentRequest) throws -> FirestoreV1.Document {
     try BackendQueryRules.checkFieldPaths(request.mask?.fieldPaths ?? [])
-    try Self.checkReservedIDs(request.key.path)
+    try BackendQueryRules.checkReservedIDs(request.key.path)
     let (transaction, _, past) = try consistency(request.consistency, in: request.database)
     try lock([request.key], for: transaction, in: request.database)
     guard let stored = try read(request.database, at: past, { try $0.document(request.key) }) else {
       throw HearthError(.notFound, "Document \(request.database.name(of: request.key)) not found")
     }
     return Self.document(stored, mask: request.mask?.fieldPaths)
-  }
-
-  /// Google's emulator refuses to read a name with a reserved ID (one that begins and ends
-  /// with `__`, four characters or more), in its words: a document, a query's or a listing's
-  /// collection; no such document can be written. A document ID `__id<integer>__` (a
-  /// numeric ID) may be read.
-  ///
-  /// - Throws: `invalidArgument` naming the ID.
-  static func checkReservedIDs(_ path: ResourcePath) throws {
-    for (index, id) in path.segments.enumerated() where BackendQueryRules.isReserved(id) {
-      let document = index % 2 == 1
-      // `__id<integer>__` is a document's numeric ID (Datastore's), which may be read.
-      if document, isNumericID(id) { continue }
-      let kind = document ? "Resource id" : "Collection id"
-      throw HearthError(.invalidArgument, "\(kind) \"\(id)\" is invalid because it is reserved.")
-    }
-  }
-
-  /// Whether `id` is `__id` and an integer (optionally negative) and `__`.
-  private static func isNumericID(_ id: String) -> Bool {
-    guard id.hasPrefix("__id"), id.hasSuffix("__"), id.utf8.count > 6 else { return false }
-    let number = id.utf8.dropFirst(4).dropLast(2)
-    let digits = number.first == UInt8(ascii: "-") ? number.dropFirst() : number[...]
-    return !digits.isEmpty && digits.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
   }
 
   /// A stored document as the wire's, with only the fields of `mask` when there is one
@@ -133,7 +109,7 @@ extension FirestoreService {
     -> FirestoreV1.ListCollectionIdsResponse
   {
     let (size, start) = (try PageToken.size(request.pageSize), try PageToken.start(request.pageToken))
-    try Self.checkReservedIDs(request.parent)
+    try BackendQueryRules.checkReservedIDs(request.parent)
     let parent = request.parent.isEmpty ? nil : DocumentKey(request.parent)
     let all = try read(request.database, at: request.readTime) { try $0.collectionIDs(under: parent) }
     let page = Array(PageToken.ids(all, after: start).prefix(size))
@@ -149,7 +125,7 @@ extension FirestoreService {
     let (size, start) = (try PageToken.size(request.pageSize), try PageToken.start(request.pageToken))
     try BackendQueryRules.checkFieldPaths(request.mask?.fieldPaths ?? [])
     let collection = request.parent.appending(request.collectionID)
-    try Self.checkReservedIDs(collection)
+    try BackendQueryRules.checkReservedIDs(collection)
     let past = try consistency(request.consistency, in: request.database).readTime
     let documents = try read(request.database, at: past) { snapshot -> [FirestoreV1.Document] in
       var documents: [FirestoreV1.Document] = []

@@ -90,11 +90,12 @@ final class ServerTransactions: @unchecked Sendable {
     return try locked {
       expireIdle()
       let age: UInt64
-      if let retried, let previous = ended[retried]?.age {
-        age = previous
-      } else if let retried, !retried.isEmpty, open[retried]?.database != database {
-        throw HearthError(.invalidArgument, "Invalid transaction.")
-      } else if let retried, let previous = open[retried]?.age {
+      if let retried, !retried.isEmpty {
+        // A retry keeps the age of the transaction it retries, which this database began.
+        let open = open[retried].flatMap { $0.database == database ? $0.age : nil }
+        guard let previous = ended[retried]?.age ?? open else {
+          throw HearthError(.invalidArgument, "Invalid transaction.")
+        }
         age = previous
       } else {
         age = nextAge

@@ -73,10 +73,10 @@ func runFirstTable(workload: SocialWorkload, root: URL, arguments: BenchArgument
   let lmdb = try LMDBSubject(directory: root.appendingPathComponent("lmdb").path, workload: workload)
   let sqlite = try SQLiteSubject(path: root.appendingPathComponent("sqlite.db").path, workload: workload)
   // Loaded now (its posts and their index entries) only when a durable row runs.
-  let durableRows = BenchArguments.firstTableNames.filter { $0.contains("durable") && arguments.selects($0) }
+  let runsDurableRows = BenchArguments.firstTableNames.contains { $0.contains("durable") && arguments.selects($0) }
   let indexedSQLite =
-    durableRows.isEmpty
-    ? nil : try IndexedSQLiteSubject(path: root.appendingPathComponent("sqlite-indexed.db").path, workload: workload)
+    runsDurableRows
+    ? try IndexedSQLiteSubject(path: root.appendingPathComponent("sqlite-indexed.db").path, workload: workload) : nil
   let order = workload.randomOrder()
 
   /// One row: a name, how many operations each run makes, and the three runs.
@@ -158,18 +158,20 @@ func runFirstTable(workload: SocialWorkload, root: URL, arguments: BenchArgument
     print(
       "\nThe durable rows beside SQLite keeping the same 14 automatic index entries a post (IndexedSQLiteSubject)")
     let nameWidth = indexed.map(\.name.count).max()!
-    let columns = ["Hearth", "SQLite+entries", "Hearth/SQLite", "pages: Hearth", "SQLite+entries"]
-    print(
-      "operation".padding(toLength: nameWidth, withPad: " ", startingAt: 0)
-        + columns.map { String(repeating: " ", count: max(16 - $0.count, 1)) + $0 }.joined())
+    /// A line: the name, then each cell right-aligned in 16 columns.
+    func line(_ name: String, _ cells: [String]) -> String {
+      name.padding(toLength: nameWidth, withPad: " ", startingAt: 0)
+        + cells.map { String(repeating: " ", count: max(16 - $0.count, 1)) + $0 }.joined()
+    }
+    print(line("operation", ["Hearth", "SQLite+entries", "Hearth/SQLite", "pages: Hearth", "SQLite+entries"]))
     for row in indexed {
-      let figures = [
-        formatRate(row.hearth), formatRate(row.sqlite), String(format: "%.2f×", row.hearth / row.sqlite),
-        String(format: "%.1f", row.hearthPages), String(format: "%.1f", row.sqlitePages),
-      ]
       print(
-        row.name.padding(toLength: nameWidth, withPad: " ", startingAt: 0)
-          + figures.map { String(repeating: " ", count: max(16 - $0.count, 1)) + $0 }.joined())
+        line(
+          row.name,
+          [
+            formatRate(row.hearth), formatRate(row.sqlite), String(format: "%.2f×", row.hearth / row.sqlite),
+            String(format: "%.1f", row.hearthPages), String(format: "%.1f", row.sqlitePages),
+          ]))
     }
   }
 }
