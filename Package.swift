@@ -26,7 +26,7 @@ let package = Package(
     // libedit: the interactive shell's line editor (history, completion).
     .systemLibrary(
       name: "CEditLine", pkgConfig: "libedit", providers: [.apt(["libedit-dev"]), .brew(["libedit"])]),
-    .target(name: "HearthStorage", dependencies: ["CLMDB"]),
+    .target(name: "HearthStorage", dependencies: ["CLMDB", "CDeflate"]),
     .target(name: "HearthCore", dependencies: ["HearthStorage", "CDeflate"]),
     .target(name: "Hearth", dependencies: ["HearthCore"]),
     .target(name: "HearthShell", dependencies: ["Hearth", "HearthServer", "CEditLine"]),

@@ -17,6 +17,14 @@ enum DataFileState: Equatable {
 extension Environment {
   static func dataFile(in directory: String) -> String { directory + "/data.mdb" }
 
+  /// Flushes a directory's entries (a file made or renamed in it) to disk.
+  package static func syncDirectory(_ path: String) {
+    let descriptor = Foundation.open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { return }
+    fsync(descriptor)
+    Foundation.close(descriptor)
+  }
+
   /// The state of the data file in `directory`.
   ///
   /// - Throws: `StorageError` (`EACCES` naming the directory's owner and mode) when the

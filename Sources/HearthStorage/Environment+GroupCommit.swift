@@ -123,6 +123,14 @@ extension Environment {
       }
       let transaction = WriteTransaction(txn)
       var failed: (index: Int, error: any Error)?
+      do {
+        try checkpointIfDue(env, txn)
+      } catch {
+        transaction.end()
+        mdb_txn_abort(txn)
+        gate.unlock()
+        return failAll(error)
+      }
       for (index, request) in members.enumerated() {
         do {
           try request.run(transaction)
@@ -149,9 +157,22 @@ extension Environment {
         }
         continue
       }
-      setSyncOnCommit(env, true)
+      let append: JournalAppend?
+      let id = mdb_txn_id(txn)
+      do {
+        append = try journal(transaction, txn)
+      } catch {
+        mdb_txn_abort(txn)
+        gate.unlock()
+        return failAll(error)
+      }
       let rc = mdb_txn_commit(txn)
       gate.unlock()
+      do {
+        try settleJournal(append, transaction: id, commit: rc, durable: true)
+      } catch {
+        return failAll(error)
+      }
       if rc == MDB_MAP_FULL {
         do { try grow() } catch { return failAll(error) }
         continue

@@ -23,9 +23,10 @@ import Synchronization
 /// Write closures may run more than once (after a map growth), so they must compute
 /// everything they write from the transaction they are given.
 package final class Environment: @unchecked Sendable {
-  // @unchecked: `handle`, `tables` and `currentSync` are guarded: `handle` by `gate`
-  // (shared to use it, exclusive to resize or close it), `tables` and `currentSync`
-  // by `writerLock`. `idleReaders` by `idleReadersLock`.
+  // @unchecked: `handle`, `tables`, `pin`, `journaledCommits` and `lastCheckpoint` are
+  // guarded: `handle` by `gate` (shared to use it, exclusive to resize or close it), the
+  // others by `writerLock` (and, at close, the gate held exclusive). `idleReaders` by
+  // `idleReadersLock`.
 
   /// How to open an environment. Only the first opener's options apply to the shared
   /// instance, except `durable`, which each write chooses.
@@ -34,8 +35,9 @@ package final class Environment: @unchecked Sendable {
     package var initialMapSize: Int = 64 << 20
     package var maxReaders: UInt32 = 510
     package var maxTables: UInt32 = 32
-    /// `true`: fsync on every commit. `false`: `MDB_NOSYNC` (a crash of the machine may
-    /// lose the last commits; a crash of the process loses nothing).
+    /// `true`: every commit is durable when it returns (its journal record synced).
+    /// `false`: commits are not synced (a crash of the machine may lose the last
+    /// commits; a crash of the process loses nothing). Each write may choose otherwise.
     package var durable = true
     /// Create the directory and files when missing (files `fileMode`, the directory the
     /// same plus search permission wherever read is granted).
@@ -69,7 +71,21 @@ package final class Environment: @unchecked Sendable {
   /// The durable writes waiting to share a commit (Environment+GroupCommit.swift).
   let groupQueue = GroupCommitQueue()
   private let syncsOnCommit: Bool
-  private var currentSync: Bool
+  let fileMode: mode_t
+  /// The journal every write transaction is appended to (`Environment+Journal.swift`);
+  /// `nil` for an environment opened `inspectOnly`.
+  let journal: Journal?
+  /// The read transaction begun at this process's last checkpoint, which keeps LMDB from
+  /// reusing that state's pages (`Environment+Journal.swift`).
+  var pin: OpaquePointer?
+  /// Commits journaled since this process's last checkpoint, and when that was (uptime,
+  /// nanoseconds).
+  var journaledCommits = 0
+  var lastCheckpoint: UInt64 = 0
+  /// Pages this process's commits freed since its last checkpoint.
+  var pagesFreedSinceCheckpoint = 0
+  /// How many checkpoints this process made.
+  let checkpoints = Atomic<Int>(0)
   private var tables: [String: Table] = [:]
   private var idleReaders: [(txn: OpaquePointer, cursors: [SpareCursor])] = []
   private let idleReadersLock = NSLock()
@@ -136,7 +152,7 @@ package final class Environment: @unchecked Sendable {
   private init(canonicalPath: String, options: Options) throws {
     path = canonicalPath
     syncsOnCommit = options.durable
-    currentSync = options.durable
+    fileMode = options.fileMode
     var creation: CreationLock?
     if options.inspectOnly {
       // A copy that no process writes or creates: no lock to settle its state under.
@@ -147,6 +163,7 @@ package final class Environment: @unchecked Sendable {
       case .missing: throw StorageError(code: ENOENT, operation: "open \(canonicalPath)")
       }
     } else {
+      try Environment.recoverIfNeeded(directory: canonicalPath, options: options)
       let lock = try OpenLock.shared(directory: canonicalPath, fileMode: options.fileMode)
       do {
         creation = try Environment.settleDataFile(in: canonicalPath, createIfMissing: options.createIfMissing)
@@ -159,6 +176,7 @@ package final class Environment: @unchecked Sendable {
     defer { creation?.release() }
     do {
       let usedBytes = creation == nil ? try Environment.verifyMetaPages(in: canonicalPath) : 0
+      journal = options.inspectOnly ? nil : try Journal(directory: canonicalPath, fileMode: options.fileMode)
       let env = try Environment.openLMDB(canonicalPath, options: options)
       var dead: Int32 = 0
       mdb_reader_check(env, &dead)
@@ -195,8 +213,8 @@ package final class Environment: @unchecked Sendable {
       try check(mdb_env_set_maxreaders(env, options.maxReaders), "mdb_env_set_maxreaders")
       try check(mdb_env_set_maxdbs(env, options.maxTables), "mdb_env_set_maxdbs")
       try check(mdb_env_set_mapsize(env, max(options.initialMapSize, 1 << 16)), "mdb_env_set_mapsize")
-      var flags = UInt32(MDB_NOTLS)
-      if !options.durable { flags |= UInt32(MDB_NOSYNC) }
+      // LMDB never syncs: the journal makes commits durable (Environment+Journal.swift).
+      var flags = UInt32(MDB_NOTLS | MDB_NOSYNC)
       if options.inspectOnly { flags |= UInt32(MDB_RDONLY | MDB_NOLOCK) }
       try check(mdb_env_open(env, path, flags, options.fileMode), "mdb_env_open \(path)")
     } catch {
@@ -219,7 +237,10 @@ package final class Environment: @unchecked Sendable {
       registry[path] = nil
       gate.withExclusive {
         for idle in takeIdleReaders() { Self.abort(idle) }
-        if let handle { mdb_env_close(handle) }
+        if let handle {
+          closingCheckpoint(handle)
+          mdb_env_close(handle)
+        }
         handle = nil
       }
       openLock?.release()
@@ -236,6 +257,7 @@ package final class Environment: @unchecked Sendable {
   deinit {
     if let handle {
       for idle in idleReaders { Self.abort(idle) }
+      if let pin { mdb_txn_abort(pin) }
       mdb_env_close(handle)
     }
   }
@@ -259,14 +281,36 @@ package final class Environment: @unchecked Sendable {
     }
     defer { gate.unlock() }
     var dbi = MDB_dbi()
-    var flags: UInt32 = duplicateSort ? UInt32(MDB_DUPSORT) : 0
-    if create { flags |= UInt32(MDB_CREATE) }
-    let rc = mdb_dbi_open(txn, name, flags, &dbi)
+    let flags: UInt32 = duplicateSort ? UInt32(MDB_DUPSORT) : 0
+    var rc = mdb_dbi_open(txn, name, flags, &dbi)
+    var creation: WriteTransaction?
+    if rc == MDB_NOTFOUND && create {
+      // A new table: journaled like any change (a checkpoint first when one is due).
+      do {
+        try checkpointIfDue(handle!, txn)
+      } catch {
+        mdb_txn_abort(txn)
+        throw error
+      }
+      rc = mdb_dbi_open(txn, name, flags | UInt32(MDB_CREATE), &dbi)
+      creation = WriteTransaction(txn)
+      creation?.record.record(.createTable, Table(name: name, dbi: dbi, isDuplicateSorted: duplicateSort))
+    }
     guard rc == MDB_SUCCESS else {
       mdb_txn_abort(txn)
       throw StorageError(code: rc, operation: "mdb_dbi_open \(name)")
     }
-    try check(mdb_txn_commit(txn), "mdb_txn_commit (open \(name))")
+    let append: JournalAppend?
+    let id = mdb_txn_id(txn)
+    do {
+      append = try creation.flatMap { try journal($0, txn) }
+    } catch {
+      mdb_txn_abort(txn)
+      throw error
+    }
+    let commit = mdb_txn_commit(txn)
+    try settleJournal(append, transaction: id, commit: commit, durable: syncsOnCommit)
+    try check(commit, "mdb_txn_commit (open \(name))")
     let table = Table(name: name, dbi: dbi, isDuplicateSorted: duplicateSort)
     tables[name] = table
     return table
@@ -351,6 +395,7 @@ package final class Environment: @unchecked Sendable {
       let transaction = WriteTransaction(txn)
       let result: R
       do {
+        try checkpointIfDue(env, txn)
         result = try body(transaction)
       } catch {
         transaction.end()
@@ -369,9 +414,18 @@ package final class Environment: @unchecked Sendable {
         try grow()
         continue
       }
-      setSyncOnCommit(env, durable ?? syncsOnCommit)
+      let append: JournalAppend?
+      let id = mdb_txn_id(txn)
+      do {
+        append = try journal(transaction, txn)
+      } catch {
+        mdb_txn_abort(txn)
+        gate.unlock()
+        throw error
+      }
       let commit = mdb_txn_commit(txn)
       gate.unlock()
+      try settleJournal(append, transaction: id, commit: commit, durable: durable ?? syncsOnCommit)
       if commit == MDB_MAP_FULL {
         try grow()
         continue
@@ -419,14 +473,6 @@ package final class Environment: @unchecked Sendable {
     var info = MDB_envinfo()
     mdb_env_info(env, &info)
     return info.me_last_txnid
-  }
-
-  /// Toggles `MDB_NOSYNC` when a write asks for another durability than the last one.
-  /// Runs under the writer lock, the only place that reads or changes the flag.
-  func setSyncOnCommit(_ env: OpaquePointer, _ durable: Bool) {
-    guard durable != currentSync else { return }
-    mdb_env_set_flags(env, UInt32(MDB_NOSYNC), durable ? 0 : 1)
-    currentSync = durable
   }
 
   /// Begins a read: renews an idle transaction handle, handing over its spare cursors,

@@ -35,7 +35,7 @@ package final class OpenLock: @unchecked Sendable {
 
   /// How long `exclusive` tries a held lock again: far longer than a child takes to exec,
   /// far shorter than a process keeps a database open.
-  private static let patience = DispatchTimeInterval.seconds(1)
+  static let patience = DispatchTimeInterval.seconds(1)
 
   /// Takes the lock exclusive; `nil` when a process (this one included) has the database
   /// open. A directory without a lock file was never opened: the lock file is created, so
@@ -44,8 +44,9 @@ package final class OpenLock: @unchecked Sendable {
   /// A held lock is tried again for up to `patience` before `nil`, because a lock
   /// just released can look held for a moment: a child process that another thread is
   /// spawning holds a copy of every descriptor (ours included) until it execs, when
-  /// `O_CLOEXEC` closes them, and an `flock` lasts while any copy is open.
-  package static func exclusive(directory: String) throws -> OpenLock? {
+  /// `O_CLOEXEC` closes them, and an `flock` lasts while any copy is open. Recovery, which
+  /// asks only whether another process is in, passes no patience.
+  package static func exclusive(directory: String, patience: DispatchTimeInterval = patience) throws -> OpenLock? {
     let descriptor = open(lockFile(in: directory), O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
     guard descriptor >= 0 else { throw StorageError(code: errno, operation: "open \(lockFile(in: directory))") }
     let deadline = DispatchTime.now() + patience

@@ -105,6 +105,8 @@ package final class WriteTransaction: ReadTransaction {
   /// Set when a write met `MDB_MAP_FULL`; `Environment.write` then grows the map and
   /// runs the closure again, whatever the closure did with the error.
   private(set) var ranOutOfMap = false
+  /// The changes made so far, for the journal (`Environment+Journal.swift`).
+  var record = JournalRecord()
 
   @inline(__always)
   func checkWrite(_ rc: Int32, _ operation: @autoclosure () -> String) throws(StorageError) {
@@ -121,12 +123,14 @@ package final class WriteTransaction: ReadTransaction {
     var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
     var v = MDB_val(mv_size: value.count, mv_data: UnsafeMutableRawPointer(mutating: value.baseAddress))
     try checkWrite(mdb_put(txn, table.dbi, &k, &v, 0), "mdb_put (\(table))")
+    record.record(.put, table, key: key, value: value)
   }
 
   /// Deletes every entry of `table`, keeping the table (`mdb_drop` without delete).
   package func empty(_ table: Table) throws {
     try ensureLive("mdb_drop (\(table))")
     try checkWrite(mdb_drop(txn, table.dbi, 0), "mdb_drop (\(table))")
+    record.record(.empty, table)
   }
 
   package func put(_ key: [UInt8], _ value: [UInt8], in table: Table) throws {
@@ -143,6 +147,7 @@ package final class WriteTransaction: ReadTransaction {
     let rc = mdb_del(txn, table.dbi, &k, nil)
     if rc == MDB_NOTFOUND { return false }
     try checkWrite(rc, "mdb_del (\(table))")
+    record.record(.delete, table, key: key)
     return true
   }
 
@@ -162,6 +167,7 @@ package final class WriteTransaction: ReadTransaction {
         let rc = mdb_del(txn, table.dbi, &k, &v)
         if rc == MDB_NOTFOUND { return false }
         try checkWrite(rc, "mdb_del (\(table))")
+        record.record(.deleteValue, table, key: kb, value: vb)
         return true
       }
     }

@@ -183,6 +183,8 @@ extension DocumentStore {
       // the next opener starts a fresh lock file for the new data.
       unlink(path + "/lock.mdb")
     }
+    // The journal and checkpoint of the data replaced: the restored file needs neither.
+    Environment.removeJournal(in: path)
     guard rename(temporary, path + "/" + BackupManifest.dataFile) == 0 else {
       let error = LineFiles.failure(errno, "rename", temporary)
       unlink(temporary)

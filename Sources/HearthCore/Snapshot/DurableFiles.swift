@@ -1,5 +1,6 @@
 import CDeflate
 import Foundation
+import HearthStorage
 
 /// File work that must survive a crash: copies and small files flushed to disk before
 /// they are renamed into place, and checksums of large files read in pieces.
@@ -74,10 +75,5 @@ enum DurableFiles {
   }
 
   /// Flushes a directory's entries (a rename in it) to disk.
-  static func syncDirectory(_ path: String) {
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else { return }
-    fsync(descriptor)
-    close(descriptor)
-  }
+  static func syncDirectory(_ path: String) { Environment.syncDirectory(path) }
 }

@@ -1,0 +1,312 @@
+import CLMDB
+import Foundation
+
+/// Durable commits through the journal (`Journal`): every write transaction appends its
+/// changes to `journal.hearth` before LMDB commits it, and LMDB commits without syncing
+/// (`MDB_NOSYNC`); a durable commit returns once the journal is synced. A commit then
+/// costs one append and one sync of one file instead of LMDB's writing each changed page
+/// where it lies and syncing twice, and group commit shares that one sync.
+///
+/// What keeps it safe when the machine stops:
+/// - **Checkpoints.** Now and then a writer syncs `data.mdb` (`mdb_env_sync`) and writes
+///   `checkpoint.hearth` (`Checkpoint`): that transaction's ID and a copy of its meta
+///   page. Then the journal is emptied (its records are all in the synced state).
+/// - **The pin.** LMDB reuses the pages that commits free as soon as no reader needs
+///   them, and an unsynced commit could overwrite a page of the checkpoint's state on
+///   disk. So each writing process holds a read transaction begun at its last
+///   checkpoint (the pin): while it lives, no page of that state is reused, and the
+///   checkpoint's state stays whole on disk whatever later commits wrote. A process
+///   checkpoints before its first journaled commit, so that it holds a pin; a pin on an
+///   older checkpoint protects a newer one too (LMDB keeps what the oldest reader needs).
+/// - **Recovery.** A process that opens the database when no other has it open, and
+///   finds the journal not empty or the newest commit not the checkpoint's (a writer
+///   stopped without its closing checkpoint), writes the checkpoint's meta page back —
+///   the state it names is whole, however many later pages reached the disk — and
+///   replays the journal's records past it, then checkpoints. Records are appended
+///   before LMDB commits, under LMDB's writer lock, so the journal holds every commit
+///   in order; one whose commit failed is marked void. A record cut short by the stop
+///   ends the journal: no commit after it was acknowledged.
+///
+/// A checkpoint runs at the start of a write when `checkpointCommits` commits,
+/// `checkpointBytes` of journal or `checkpointPages` pages freed by commits have
+/// gathered, or when `checkpointInterval` has passed since the last one with commits
+/// since; and when the environment closes. Until then the pin keeps LMDB from reusing
+/// the pages those commits free (each commit writes new copies of the pages it
+/// changes and frees the old), so the file holds up to twice `checkpointPages` pages
+/// more than it would: those freed before the last checkpoint, being reused, and those
+/// freed since.
+extension Environment {
+  static let checkpointCommits = 512
+  /// Pages freed (so written) since the last checkpoint: 4 MiB of 4 KiB pages, or an
+  /// eighth of the pages in use when that is more (a checkpoint syncs that many pages
+  /// at once, and the larger the batch, the less each page costs the disk).
+  package static let checkpointPages = 1024
+  static let checkpointShare = 8
+  static let checkpointBytes = 16 << 20
+  static let checkpointInterval: UInt64 = 1_000_000_000
+
+  /// Checkpoints, in write transaction `txn` (which holds LMDB's writer lock), when one
+  /// is due. Called under the writer lock before a write's body runs.
+  func checkpointIfDue(_ env: OpaquePointer, _ txn: OpaquePointer) throws {
+    guard let journal else { return }
+    let due =
+      pin == nil || journaledCommits >= Environment.checkpointCommits || journal.size() >= Environment.checkpointBytes
+      || pagesFreedSinceCheckpoint >= max(Environment.checkpointPages, pagesInUse(env) / Environment.checkpointShare)
+      || (journaledCommits > 0
+        && DispatchTime.now().uptimeNanoseconds - lastCheckpoint >= Environment.checkpointInterval)
+    if due { try checkpoint(env, txn, keepingPin: true) }
+  }
+
+  /// The pages the data file has in use (up to its last page).
+  private func pagesInUse(_ env: OpaquePointer) -> Int {
+    var info = MDB_envinfo()
+    mdb_env_info(env, &info)
+    return info.me_last_pgno + 1
+  }
+
+  /// Makes the last committed state durable and the checkpoint, in write transaction
+  /// `txn` (begun, not yet changed: it holds LMDB's writer lock, so no process commits
+  /// meanwhile), then empties the journal. With `keepingPin`, the pin moves to the new
+  /// checkpoint; without (at close), it is let go.
+  func checkpoint(_ env: OpaquePointer, _ txn: OpaquePointer, keepingPin: Bool) throws {
+    guard let journal else { return }
+    let committed = mdb_txn_id(txn) - 1
+    try check(mdb_env_sync(env, 1), "mdb_env_sync (checkpoint)")
+    let checkpoint = try Environment.checkpoint(ofTransaction: committed, directory: path)
+    try checkpoint.write(in: path, fileMode: fileMode)
+    var newPin: OpaquePointer?
+    if keepingPin {
+      try check(mdb_txn_begin(env, nil, UInt32(MDB_RDONLY), &newPin), "mdb_txn_begin (checkpoint pin)")
+    }
+    if let pin { mdb_txn_abort(pin) }
+    pin = newPin
+    pagesFreedSinceCheckpoint = 0
+    try journal.truncate()
+    journaledCommits = 0
+    lastCheckpoint = DispatchTime.now().uptimeNanoseconds
+    checkpoints.add(1, ordering: .relaxed)
+  }
+
+  /// The checkpoint of committed transaction `transaction`: its meta page, read back
+  /// from `data.mdb`.
+  static func checkpoint(ofTransaction transaction: Int, directory: String) throws -> Checkpoint {
+    let file = try DataFile(path: dataFile(in: directory))
+    let first = try file.read(offset: 0, count: Checkpoint.metaBytes)
+    let pageSize = Int(
+      UInt32(littleEndianBytes: first[(LMDBFormat.headerSize + LMDBFormat.metaFreeRecord)...].prefix(4)))
+    for (index, offset) in [0, pageSize].enumerated() {
+      let page = index == 0 ? first : try file.read(offset: offset, count: Checkpoint.metaBytes)
+      let id = LMDBFormat.headerSize + LMDBFormat.metaTransactionID
+      guard page.count == Checkpoint.metaBytes, Int(UInt64(littleEndianBytes: page[id..<(id + 8)])) == transaction
+      else { continue }
+      return Checkpoint(transaction: transaction, pageSize: pageSize, meta: page)
+    }
+    throw StorageError(code: EIO, operation: "checkpoint (no meta page of transaction \(transaction))")
+  }
+
+  /// Appends `transaction`'s changes to the journal, before `txn` commits; returns the
+  /// record and its offset (for `void` when the commit fails), or `nil` when there is
+  /// nothing to journal.
+  func journal(_ transaction: WriteTransaction, _ txn: OpaquePointer) throws -> JournalAppend? {
+    guard let journal, !transaction.record.isEmpty else { return nil }
+    journaledCommits += 1
+    let record = transaction.record.finish(transaction: mdb_txn_id(txn))
+    return JournalAppend(record: record, offset: try journal.append(record))
+  }
+
+  /// After `mdb_txn_commit` returned `rc` for transaction `transaction`, journaled as
+  /// `append`: voids the record when the commit failed; when it succeeded, counts the
+  /// pages it freed and syncs the journal if it is durable.
+  func settleJournal(_ append: JournalAppend?, transaction: Int, commit rc: Int32, durable: Bool) throws {
+    guard let journal, let append else { return }
+    if rc != MDB_SUCCESS { return journal.void(append.record, at: append.offset) }
+    pagesFreedSinceCheckpoint += freedPages(by: transaction)
+    if durable { try journal.sync() }
+  }
+
+  /// How many pages commit `transaction` freed: the length of its record in LMDB's free
+  /// list (table 0, keyed by transaction ID; each value an ID list whose first word is
+  /// its length). The pin keeps the record until the next checkpoint.
+  private func freedPages(by transaction: Int) -> Int {
+    let count = try? read { txn -> Int in
+      var cursor: OpaquePointer?
+      guard mdb_cursor_open(txn.txn, 0, &cursor) == MDB_SUCCESS else { return 0 }
+      defer { mdb_cursor_close(cursor) }
+      var id = size_t(transaction)
+      return withUnsafeMutableBytes(of: &id) { idBytes in
+        var key = MDB_val(mv_size: idBytes.count, mv_data: idBytes.baseAddress)
+        var value = MDB_val()
+        guard mdb_cursor_get(cursor, &key, &value, MDB_SET_KEY) == MDB_SUCCESS,
+          value.mv_size >= MemoryLayout<size_t>.size, let data = value.mv_data
+        else { return 0 }
+        return Int(data.loadUnaligned(as: size_t.self))
+      }
+    }
+    return count ?? 0
+  }
+
+  /// Checkpoints now (tests, and tools that want the data file whole on disk).
+  package func checkpointNow() throws {
+    writerLock.lock()
+    defer { writerLock.unlock() }
+    let (env, txn) = try begin("checkpoint") { env, txn in mdb_txn_begin(env, nil, 0, &txn) }
+    defer {
+      mdb_txn_abort(txn)
+      gate.unlock()
+    }
+    try checkpoint(env, txn, keepingPin: true)
+  }
+
+  /// How many checkpoints this process made, and how many commits it journaled since its last.
+  package var journalState: (checkpoints: Int, commitsSinceCheckpoint: Int) {
+    writerLock.withLock { (checkpoints.load(ordering: .relaxed), journaledCommits) }
+  }
+
+  /// The final checkpoint, at close (under the gate, held exclusive): a database closed
+  /// cleanly needs no recovery, and no pin outlives the environment.
+  func closingCheckpoint(_ env: OpaquePointer) {
+    guard journal != nil, pin != nil else { return }
+    var txn: OpaquePointer?
+    if mdb_txn_begin(env, nil, 0, &txn) == MDB_SUCCESS, let txn {
+      try? checkpoint(env, txn, keepingPin: false)
+      mdb_txn_abort(txn)
+    }
+    if let pin { mdb_txn_abort(pin) }
+    pin = nil
+  }
+}
+
+// MARK: - Recovery
+
+extension Environment {
+  /// Recovers the database in `directory` when a writer stopped without its closing
+  /// checkpoint and no process has it open: writes the checkpoint's meta page back and
+  /// replays the journal past it. Called before the environment opens.
+  static func recoverIfNeeded(directory: String, options: Options) throws {
+    guard !options.inspectOnly, try dataFileState(in: directory) == .present,
+      try needsRecovery(directory, exclusive: false)
+    else { return }
+    // Only with no other process in the database: a live writer's journal is its own.
+    guard let exclusive = try OpenLock.exclusive(directory: directory, patience: .seconds(0)) else { return }
+    defer { exclusive.release() }
+    guard try needsRecovery(directory, exclusive: true), let checkpoint = try Checkpoint.read(in: directory) else {
+      return
+    }
+    let entries = try Journal.records(in: directory).filter { $0.transaction > checkpoint.transaction }
+    try restoreMetaPages(checkpoint, directory: directory)
+    // The checkpoint's state is whole unless the disk damaged it: verified with plain
+    // reads before LMDB replays onto it.
+    let verification = try verifyUnopenedDataFile(in: directory, contextTables: options.contextTables)
+    guard verification.isIntact else { throw StorageDamage(verification) }
+    try replay(entries, directory: directory, options: options)
+  }
+
+  /// Whether the journal has records, or the newest commit is not the checkpoint's (or
+  /// the meta pages are damaged: a meta page being written when the machine stopped).
+  ///
+  /// A checkpoint newer than the data file's newest commit is another file's (one put in
+  /// the directory by hand since): it is removed, with its journal.
+  private static func needsRecovery(_ directory: String, exclusive: Bool) throws -> Bool {
+    guard let checkpoint = try Checkpoint.read(in: directory) else { return false }
+    let metas = try? MetaPages.settled(file: DataFile(path: dataFile(in: directory)))
+    if let newest = metas?.newest, Int(newest.transactionID) < checkpoint.transaction {
+      guard exclusive else { return true }
+      removeJournal(in: directory)
+      return false
+    }
+    var info = stat()
+    if stat(Journal.file(in: directory), &info) == 0, info.st_size > 0 { return true }
+    guard let newest = metas?.newest else { return true }
+    return Int(newest.transactionID) != checkpoint.transaction
+  }
+
+  /// Removes the journal and the checkpoint of the database in `directory` (whose data
+  /// file is being replaced).
+  package static func removeJournal(in directory: String) {
+    unlink(Journal.file(in: directory))
+    unlink(Checkpoint.file(in: directory))
+  }
+
+  /// Writes the checkpoint's meta page back into both meta pages of the data file, and
+  /// syncs it.
+  private static func restoreMetaPages(_ checkpoint: Checkpoint, directory: String) throws {
+    let path = dataFile(in: directory)
+    let descriptor = Foundation.open(path, O_RDWR | O_CLOEXEC)
+    guard descriptor >= 0 else { throw StorageError(code: errno, operation: "open \(path)") }
+    defer { Foundation.close(descriptor) }
+    let id = checkpoint.transaction
+    let own = id & 1
+    for index in [own, 1 - own] {
+      let page = checkpoint.metaPage(at: index, transaction: index == own ? id : max(id - 1, 0))
+      let written = page.withUnsafeBytes {
+        pwrite(descriptor, $0.baseAddress!, $0.count, off_t(index * checkpoint.pageSize))
+      }
+      guard written == page.count else { throw StorageError(code: errno, operation: "pwrite \(path) (recovery)") }
+    }
+    guard fdatasync(descriptor) == 0 else { throw StorageError(code: errno, operation: "fdatasync \(path)") }
+  }
+
+  /// Applies `entries` to the database in `directory`, each in a transaction of its own,
+  /// syncs, checkpoints, and empties the journal.
+  private static func replay(_ entries: [JournalEntry], directory: String, options: Options) throws {
+    var env: OpaquePointer?
+    try check(mdb_env_create(&env), "mdb_env_create (recovery)")
+    defer { mdb_env_close(env) }
+    try check(mdb_env_set_maxdbs(env, options.maxTables), "mdb_env_set_maxdbs (recovery)")
+    try check(
+      mdb_env_open(env, directory, UInt32(MDB_NOTLS | MDB_NOSYNC), options.fileMode), "mdb_env_open \(directory)")
+    for entry in entries {
+      let changes = try entry.changes()
+      while true {
+        var txn: OpaquePointer?
+        try check(mdb_txn_begin(env, nil, 0, &txn), "mdb_txn_begin (recovery)")
+        var rc = MDB_SUCCESS
+        for change in changes where rc == MDB_SUCCESS { rc = apply(change, txn!) }
+        if rc == MDB_SUCCESS { rc = mdb_txn_commit(txn) } else { mdb_txn_abort(txn) }
+        if rc == MDB_MAP_FULL {
+          var info = MDB_envinfo()
+          mdb_env_info(env, &info)
+          try check(mdb_env_set_mapsize(env, info.me_mapsize * 2), "mdb_env_set_mapsize (recovery)")
+          continue
+        }
+        try check(rc, "replaying the journal (transaction \(entry.transaction))")
+        break
+      }
+    }
+    try check(mdb_env_sync(env, 1), "mdb_env_sync (recovery)")
+    var info = MDB_envinfo()
+    mdb_env_info(env, &info)
+    try checkpoint(ofTransaction: info.me_last_txnid, directory: directory).write(
+      in: directory, fileMode: options.fileMode)
+    try Journal(directory: directory, fileMode: options.fileMode).truncate()
+  }
+
+  /// Applies one journaled change in `txn`; LMDB's return code.
+  private static func apply(_ change: JournalEntry.Change, _ txn: OpaquePointer) -> Int32 {
+    var dbi = MDB_dbi()
+    let flags = UInt32(MDB_CREATE) | (change.duplicateSort ? UInt32(MDB_DUPSORT) : 0)
+    let rc = mdb_dbi_open(txn, change.table, flags, &dbi)
+    guard rc == MDB_SUCCESS else { return rc }
+    return change.key.withUnsafeBytes { key in
+      change.value.withUnsafeBytes { value in
+        var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+        var v = MDB_val(mv_size: value.count, mv_data: UnsafeMutableRawPointer(mutating: value.baseAddress))
+        let result: Int32
+        switch change.kind {
+        case .put: result = mdb_put(txn, dbi, &k, &v, 0)
+        case .delete: result = mdb_del(txn, dbi, &k, nil)
+        case .deleteValue: result = mdb_del(txn, dbi, &k, &v)
+        case .empty: result = mdb_drop(txn, dbi, 0)
+        case .createTable: result = MDB_SUCCESS
+        }
+        return result == MDB_NOTFOUND ? MDB_SUCCESS : result
+      }
+    }
+  }
+}
+
+/// A record appended to the journal, and where.
+struct JournalAppend {
+  let record: [UInt8]
+  let offset: Int
+}
