@@ -61,7 +61,7 @@ struct Checkpoint: Equatable {
         == UInt32(littleEndianBytes: bytes[(start + recordSize - 4)...])
     else { return nil }
     return Checkpoint(
-      transaction: Int(UInt64(littleEndianBytes: bytes[(start + 8)..<(start + 16)])),
+      transaction: Int(truncatingIfNeeded: UInt64(littleEndianBytes: bytes[(start + 8)..<(start + 16)])),
       pageSize: Int(UInt32(littleEndianBytes: bytes[(start + 16)..<(start + 20)])),
       meta: Array(bytes[(start + 20)..<(start + 20 + metaBytes)]))
   }

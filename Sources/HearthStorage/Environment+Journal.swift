@@ -2,39 +2,47 @@ import CLMDB
 import Foundation
 
 /// Durable commits through the journal (`Journal`): every write transaction appends its
-/// changes to `journal.hearth` before LMDB commits it, and LMDB commits without syncing
+/// changes to the journal before LMDB commits it, and LMDB commits without syncing
 /// (`MDB_NOSYNC`); a durable commit returns once the journal is synced. A commit then
-/// costs one append and one sync of one file instead of LMDB's writing each changed page
+/// costs one write and one sync of one file instead of LMDB's writing each changed page
 /// where it lies and syncing twice, and group commit shares that one sync.
 ///
 /// What keeps it safe when the machine stops:
-/// - **Checkpoints.** Now and then a writer syncs `data.mdb` (`mdb_env_sync`) and writes
-///   `checkpoint.hearth` (`Checkpoint`): that transaction's ID and a copy of its meta
-///   page. Then the journal is emptied (its records are all in the synced state).
+/// - **Checkpoints.** Now and then the state of the last commit is made durable: the
+///   pages of `data.mdb` synced (`mdb_env_sync`), then `checkpoint.hearth` written
+///   (`Checkpoint`): that transaction's ID and a copy of its meta page. A checkpoint
+///   begins at the start of a write, which holds LMDB's writer lock: it keeps the meta
+///   page, takes a pin (below) on that state, and begins the journal's next generation
+///   in its other file; the sync and the checkpoint's writing then run on a queue of
+///   their own while commits go on, appending to the new generation. The old file's
+///   records are needed until the checkpoint is written; so a checkpoint begins this
+///   way only when the last one has been written (by any process), and otherwise runs
+///   in place, on the writer's path, covering every record.
 /// - **The pin.** LMDB reuses the pages that commits free as soon as no reader needs
 ///   them, and an unsynced commit could overwrite a page of the checkpoint's state on
 ///   disk. So each writing process holds a read transaction begun at its last
 ///   checkpoint (the pin): while it lives, no page of that state is reused, and the
-///   checkpoint's state stays whole on disk whatever later commits wrote. A process
-///   checkpoints before its first journaled commit, so that it holds a pin; a pin on an
-///   older checkpoint protects a newer one too (LMDB keeps what the oldest reader needs).
+///   checkpoint's state stays whole on disk whatever later commits wrote. The pin moves
+///   only once the next checkpoint is written. A process checkpoints (in place) before
+///   its first journaled commit, so that it holds a pin; a pin on an older checkpoint
+///   protects a newer one too (LMDB keeps what the oldest reader needs).
 /// - **Recovery.** A process that opens the database when no other has it open, and
-///   finds the journal not empty or the newest commit not the checkpoint's (a writer
-///   stopped without its closing checkpoint), writes the checkpoint's meta page back —
-///   the state it names is whole, however many later pages reached the disk — and
-///   replays the journal's records past it, then checkpoints. Records are appended
-///   before LMDB commits, under LMDB's writer lock, so the journal holds every commit
-///   in order; one whose commit failed is marked void. A record cut short by the stop
-///   ends the journal: no commit after it was acknowledged.
+///   finds records past the checkpoint or the newest commit not the checkpoint's (a
+///   writer stopped without its closing checkpoint), writes the checkpoint's meta page
+///   back — the state it names is whole, however many later pages reached the disk —
+///   verifies it, and replays the records past it (from the generation the checkpoint
+///   began, then any later one), then checkpoints. Records are appended before LMDB
+///   commits, under LMDB's writer lock, so the journal holds every commit in order; one
+///   whose commit failed is marked void. A record cut short by the stop ends its
+///   generation: no commit after it was acknowledged.
 ///
-/// A checkpoint runs at the start of a write when `checkpointCommits` commits,
-/// `checkpointBytes` of journal or `checkpointPages` pages freed by commits have
-/// gathered, or when `checkpointInterval` has passed since the last one with commits
-/// since; and when the environment closes. Until then the pin keeps LMDB from reusing
-/// the pages those commits free (each commit writes new copies of the pages it
-/// changes and frees the old), so the file holds up to twice `checkpointPages` pages
-/// more than it would: those freed before the last checkpoint, being reused, and those
-/// freed since.
+/// A checkpoint begins when `checkpointCommits` commits, `checkpointBytes` of journal or
+/// `checkpointPages` pages freed by commits have gathered since the last one began, or
+/// when `checkpointInterval` has passed with commits since; and the environment
+/// checkpoints in place when it closes. Until a checkpoint is written, the pin keeps
+/// LMDB from reusing the pages commits free (each commit writes new copies of the pages
+/// it changes and frees the old), so the file holds up to about twice
+/// `checkpointPages` pages more than it would.
 extension Environment {
   static let checkpointCommits = 512
   /// Pages freed (so written) since the last checkpoint: 4 MiB of 4 KiB pages, or an
@@ -46,15 +54,32 @@ extension Environment {
   static let checkpointInterval: UInt64 = 1_000_000_000
 
   /// Checkpoints, in write transaction `txn` (which holds LMDB's writer lock), when one
-  /// is due. Called under the writer lock before a write's body runs.
+  /// is due: in the background, unless this process holds no pin yet (its first write)
+  /// or another checkpoint has not finished (then in place, which covers every record).
+  /// Called under the writer lock before a write's body runs.
   func checkpointIfDue(_ env: OpaquePointer, _ txn: OpaquePointer) throws {
-    guard let journal else { return }
+    guard let journal = try openJournal(), pendingCheckpoint == nil else { return }
+    if pin == nil { return try checkpoint(env, txn, keepingPin: true) }
     let due =
-      pin == nil || journaledCommits >= Environment.checkpointCommits || journal.size() >= Environment.checkpointBytes
+      checkpointRequest.requested || journaledCommits >= Environment.checkpointCommits
+      || journalBytes >= Environment.checkpointBytes
       || pagesFreedSinceCheckpoint >= max(Environment.checkpointPages, pagesInUse(env) / Environment.checkpointShare)
       || (journaledCommits > 0
         && DispatchTime.now().uptimeNanoseconds - lastCheckpoint >= Environment.checkpointInterval)
-    if due { try checkpoint(env, txn, keepingPin: true) }
+    guard due else { return }
+    // The other file still holds records that no finished checkpoint covers (another
+    // process's checkpoint stopped before its end): only a checkpoint in place is safe.
+    let finished = try Checkpoint.read(in: path)?.transaction ?? -1
+    if journal.currentGeneration.generation > finished { return try checkpoint(env, txn, keepingPin: true) }
+    try beginCheckpoint(env, txn)
+  }
+
+  /// The journal, opened (its files made) at the first write: a database a process only
+  /// reads may sit where it cannot write. `nil` for an environment opened `inspectOnly`.
+  /// Called under the writer lock.
+  func openJournal() throws -> Journal? {
+    if journal == nil && journals { journal = try Journal(directory: path, fileMode: fileMode) }
+    return journal
   }
 
   /// The pages the data file has in use (up to its last page).
@@ -64,27 +89,95 @@ extension Environment {
     return info.me_last_pgno + 1
   }
 
-  /// Makes the last committed state durable and the checkpoint, in write transaction
-  /// `txn` (begun, not yet changed: it holds LMDB's writer lock, so no process commits
-  /// meanwhile), then empties the journal. With `keepingPin`, the pin moves to the new
-  /// checkpoint; without (at close), it is let go.
+  /// Makes the last committed state durable and the checkpoint, in place, in write
+  /// transaction `txn` (begun, not yet changed: it holds LMDB's writer lock, so no
+  /// process commits meanwhile); then a new generation of the journal begins in its
+  /// current file. With `keepingPin`, the pin moves to the new checkpoint; without (at
+  /// close), it is let go.
   func checkpoint(_ env: OpaquePointer, _ txn: OpaquePointer, keepingPin: Bool) throws {
     guard let journal else { return }
     let committed = mdb_txn_id(txn) - 1
     try check(mdb_env_sync(env, 1), "mdb_env_sync (checkpoint)")
-    let checkpoint = try Environment.checkpoint(ofTransaction: committed, directory: path)
-    try checkpoint.write(in: path, fileMode: fileMode)
+    try Environment.checkpoint(ofTransaction: committed, directory: path).write(in: path, fileMode: fileMode)
     var newPin: OpaquePointer?
     if keepingPin {
       try check(mdb_txn_begin(env, nil, UInt32(MDB_RDONLY), &newPin), "mdb_txn_begin (checkpoint pin)")
     }
     if let pin { mdb_txn_abort(pin) }
     pin = newPin
-    pagesFreedSinceCheckpoint = 0
-    try journal.truncate()
-    journaledCommits = 0
-    lastCheckpoint = DispatchTime.now().uptimeNanoseconds
+    try journal.begin(generation: committed, switching: false)
+    checkpointBegun()
     checkpoints.add(1, ordering: .relaxed)
+  }
+
+  /// Begins a checkpoint that runs while commits go on, in write transaction `txn`: the
+  /// state of the last commit gets a pin and its meta page is kept; the journal's next
+  /// generation begins in its other file (the current one keeps the records up to that
+  /// state until the checkpoint is written); then the data file is synced off the
+  /// writers' path (`finishCheckpoint`).
+  private func beginCheckpoint(_ env: OpaquePointer, _ txn: OpaquePointer) throws {
+    guard let journal else { return }
+    let committed = mdb_txn_id(txn) - 1
+    let checkpoint = try Environment.checkpoint(ofTransaction: committed, directory: path)
+    var newPin: OpaquePointer?
+    try check(mdb_txn_begin(env, nil, UInt32(MDB_RDONLY), &newPin), "mdb_txn_begin (checkpoint pin)")
+    do {
+      try journal.begin(generation: committed, switching: true)
+    } catch {
+      mdb_txn_abort(newPin)
+      throw error
+    }
+    pendingCheckpoint = PendingCheckpoint(checkpoint: checkpoint, pin: newPin!)
+    checkpointBegun()
+    checkpointQueue.async { [self] in finishCheckpoint() }
+  }
+
+  /// Ends the checkpoint `beginCheckpoint` began: syncs the data file (every page of its
+  /// state was written before), then, under the writer locks, writes the checkpoint and
+  /// moves the pin to it. A failure leaves the old checkpoint, pin and records, and the
+  /// next checkpoint is made in place.
+  private func finishCheckpoint() {
+    writerLock.withLock { checkpointRequest.hold }?.wait()
+    gate.lockShared()
+    guard let env = handle else { return gate.unlock() }
+    let synced = mdb_env_sync(env, 1) == MDB_SUCCESS
+    gate.unlock()
+    writerLock.lock()
+    defer { writerLock.unlock() }
+    guard let pending = pendingCheckpoint else { return }
+    pendingCheckpoint = nil
+    var written = false
+    if synced, let (_, txn) = try? begin("checkpoint", { env, txn in mdb_txn_begin(env, nil, 0, &txn) }) {
+      written = (try? pending.checkpoint.write(in: path, fileMode: fileMode)) != nil
+      mdb_txn_abort(txn)
+      gate.unlock()
+    }
+    guard written else { return mdb_txn_abort(pending.pin) }
+    if let pin { mdb_txn_abort(pin) }
+    pin = pending.pin
+    checkpoints.add(1, ordering: .relaxed)
+  }
+
+  /// Waits until no checkpoint is running off the writers' path.
+  func waitForCheckpoint() { checkpointQueue.sync {} }
+
+  /// A test hook: the next write begins a checkpoint off the writers' path, whose end
+  /// waits until `hold` (when given) is signalled, so that a test can stop the machine
+  /// while it runs.
+  package func requestCheckpoint(holdingItsEnd hold: DispatchSemaphore? = nil) {
+    writerLock.withLock { checkpointRequest = (true, hold) }
+  }
+
+  /// Whether a checkpoint begun off the writers' path has not been written yet.
+  package var checkpointIsPending: Bool { writerLock.withLock { pendingCheckpoint != nil } }
+
+  /// Starts the counts towards the next checkpoint again.
+  private func checkpointBegun() {
+    checkpointRequest.requested = false
+    pagesFreedSinceCheckpoint = 0
+    journaledCommits = 0
+    journalBytes = 0
+    lastCheckpoint = DispatchTime.now().uptimeNanoseconds
   }
 
   /// The checkpoint of committed transaction `transaction`: its meta page, read back
@@ -92,26 +185,30 @@ extension Environment {
   static func checkpoint(ofTransaction transaction: Int, directory: String) throws -> Checkpoint {
     let file = try DataFile(path: dataFile(in: directory))
     let first = try file.read(offset: 0, count: Checkpoint.metaBytes)
-    let pageSize = Int(
-      UInt32(littleEndianBytes: first[(LMDBFormat.headerSize + LMDBFormat.metaFreeRecord)...].prefix(4)))
-    for (index, offset) in [0, pageSize].enumerated() {
-      let page = index == 0 ? first : try file.read(offset: offset, count: Checkpoint.metaBytes)
-      let id = LMDBFormat.headerSize + LMDBFormat.metaTransactionID
-      guard page.count == Checkpoint.metaBytes, Int(UInt64(littleEndianBytes: page[id..<(id + 8)])) == transaction
-      else { continue }
-      return Checkpoint(transaction: transaction, pageSize: pageSize, meta: page)
+    let sizeField = LMDBFormat.headerSize + LMDBFormat.metaFreeRecord
+    let pageSize =
+      first.count == Checkpoint.metaBytes ? Int(UInt32(littleEndianBytes: first[sizeField..<(sizeField + 4)])) : 0
+    let id = LMDBFormat.headerSize + LMDBFormat.metaTransactionID
+    if LMDBFormat.pageSizes.contains(pageSize) {
+      for page in [first, try file.read(offset: pageSize, count: Checkpoint.metaBytes)]
+      where page.count == Checkpoint.metaBytes
+        && Int(truncatingIfNeeded: UInt64(littleEndianBytes: page[id..<(id + 8)])) == transaction
+      {
+        return Checkpoint(transaction: transaction, pageSize: pageSize, meta: page)
+      }
     }
-    throw StorageError(code: EIO, operation: "checkpoint (no meta page of transaction \(transaction))")
+    throw StorageError(code: EIO, operation: "checkpoint (no meta page of transaction \(transaction) in data.mdb)")
   }
 
-  /// Appends `transaction`'s changes to the journal, before `txn` commits; returns the
-  /// record and its offset (for `void` when the commit fails), or `nil` when there is
-  /// nothing to journal.
+  /// Appends `transaction`'s changes to the journal, before `txn` commits; returns where
+  /// the record went (for `void` when the commit fails, and `sync`), or `nil` when
+  /// there is nothing to journal.
   func journal(_ transaction: WriteTransaction, _ txn: OpaquePointer) throws -> JournalAppend? {
-    guard let journal, !transaction.record.isEmpty else { return nil }
+    guard !transaction.record.isEmpty, let journal = try openJournal() else { return nil }
+    let append = try journal.append(&transaction.record, transaction: mdb_txn_id(txn))
     journaledCommits += 1
-    let record = transaction.record.finish(transaction: mdb_txn_id(txn))
-    return JournalAppend(record: record, offset: try journal.append(record))
+    journalBytes += append.record.count
+    return append
   }
 
   /// After `mdb_txn_commit` returned `rc` for transaction `transaction`, journaled as
@@ -119,9 +216,9 @@ extension Environment {
   /// pages it freed and syncs the journal if it is durable.
   func settleJournal(_ append: JournalAppend?, transaction: Int, commit rc: Int32, durable: Bool) throws {
     guard let journal, let append else { return }
-    if rc != MDB_SUCCESS { return journal.void(append.record, at: append.offset) }
+    if rc != MDB_SUCCESS { return journal.void(append) }
     pagesFreedSinceCheckpoint += freedPages(by: transaction)
-    if durable { try journal.sync() }
+    if durable { try journal.sync(file: append.file) }
   }
 
   /// How many pages commit `transaction` freed: the length of its record in LMDB's free
@@ -145,8 +242,9 @@ extension Environment {
     return count ?? 0
   }
 
-  /// Checkpoints now (tests, and tools that want the data file whole on disk).
+  /// Checkpoints now, in place (tests, and tools that want the data file whole on disk).
   package func checkpointNow() throws {
+    waitForCheckpoint()
     writerLock.lock()
     defer { writerLock.unlock() }
     let (env, txn) = try begin("checkpoint") { env, txn in mdb_txn_begin(env, nil, 0, &txn) }
@@ -162,9 +260,15 @@ extension Environment {
     writerLock.withLock { (checkpoints.load(ordering: .relaxed), journaledCommits) }
   }
 
-  /// The final checkpoint, at close (under the gate, held exclusive): a database closed
-  /// cleanly needs no recovery, and no pin outlives the environment.
+  /// The final checkpoint, at close (under the gate, held exclusive, after
+  /// `waitForCheckpoint`): a database closed cleanly needs no recovery, and no pin
+  /// outlives the environment.
   func closingCheckpoint(_ env: OpaquePointer) {
+    if let pending = pendingCheckpoint {
+      // Begun by a write that raced the close: its task finds the environment closed.
+      mdb_txn_abort(pending.pin)
+      pendingCheckpoint = nil
+    }
     guard journal != nil, pin != nil else { return }
     var txn: OpaquePointer?
     if mdb_txn_begin(env, nil, 0, &txn) == MDB_SUCCESS, let txn {
@@ -192,7 +296,7 @@ extension Environment {
     guard try needsRecovery(directory, exclusive: true), let checkpoint = try Checkpoint.read(in: directory) else {
       return
     }
-    let entries = try Journal.records(in: directory).filter { $0.transaction > checkpoint.transaction }
+    let entries = Journal.records(in: directory, after: checkpoint.transaction)
     try restoreMetaPages(checkpoint, directory: directory)
     // The checkpoint's state is whole unless the disk damaged it: verified with plain
     // reads before LMDB replays onto it.
@@ -214,8 +318,7 @@ extension Environment {
       removeJournal(in: directory)
       return false
     }
-    var info = stat()
-    if stat(Journal.file(in: directory), &info) == 0, info.st_size > 0 { return true }
+    if !Journal.records(in: directory, after: checkpoint.transaction).isEmpty { return true }
     guard let newest = metas?.newest else { return true }
     return Int(newest.transactionID) != checkpoint.transaction
   }
@@ -223,7 +326,7 @@ extension Environment {
   /// Removes the journal and the checkpoint of the database in `directory` (whose data
   /// file is being replaced).
   package static func removeJournal(in directory: String) {
-    unlink(Journal.file(in: directory))
+    for file in Journal.files(in: directory) { unlink(file) }
     unlink(Checkpoint.file(in: directory))
   }
 
@@ -247,7 +350,7 @@ extension Environment {
   }
 
   /// Applies `entries` to the database in `directory`, each in a transaction of its own,
-  /// syncs, checkpoints, and empties the journal.
+  /// syncs, checkpoints, and begins the journal's next generation.
   private static func replay(_ entries: [JournalEntry], directory: String, options: Options) throws {
     var env: OpaquePointer?
     try check(mdb_env_create(&env), "mdb_env_create (recovery)")
@@ -278,7 +381,8 @@ extension Environment {
     mdb_env_info(env, &info)
     try checkpoint(ofTransaction: info.me_last_txnid, directory: directory).write(
       in: directory, fileMode: options.fileMode)
-    try Journal(directory: directory, fileMode: options.fileMode).truncate()
+    try Journal(directory: directory, fileMode: options.fileMode).begin(
+      generation: info.me_last_txnid, switching: false)
   }
 
   /// Applies one journaled change in `txn`; LMDB's return code.
@@ -305,8 +409,8 @@ extension Environment {
   }
 }
 
-/// A record appended to the journal, and where.
-struct JournalAppend {
-  let record: [UInt8]
-  let offset: Int
+/// A checkpoint begun and not yet written: its meta page, and the pin on its state.
+struct PendingCheckpoint {
+  let checkpoint: Checkpoint
+  let pin: OpaquePointer
 }

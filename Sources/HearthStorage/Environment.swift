@@ -72,9 +72,11 @@ package final class Environment: @unchecked Sendable {
   let groupQueue = GroupCommitQueue()
   private let syncsOnCommit: Bool
   let fileMode: mode_t
-  /// The journal every write transaction is appended to (`Environment+Journal.swift`);
-  /// `nil` for an environment opened `inspectOnly`.
-  let journal: Journal?
+  /// Whether write transactions are journaled (all but an environment opened
+  /// `inspectOnly`, which never writes), and the journal, once the first write opened it
+  /// (`Environment+Journal.swift`).
+  let journals: Bool
+  var journal: Journal?
   /// The read transaction begun at this process's last checkpoint, which keeps LMDB from
   /// reusing that state's pages (`Environment+Journal.swift`).
   var pin: OpaquePointer?
@@ -82,8 +84,16 @@ package final class Environment: @unchecked Sendable {
   /// nanoseconds).
   var journaledCommits = 0
   var lastCheckpoint: UInt64 = 0
-  /// Pages this process's commits freed since its last checkpoint.
+  /// Pages this process's commits freed, and bytes they journaled, since its last
+  /// checkpoint began.
   var pagesFreedSinceCheckpoint = 0
+  var journalBytes = 0
+  /// A checkpoint begun and not yet written (`Environment+Journal.swift`), and the queue
+  /// that finishes it off the writers' path.
+  var pendingCheckpoint: PendingCheckpoint?
+  let checkpointQueue = DispatchQueue(label: "hearth.checkpoint")
+  /// `requestCheckpoint`'s test hook.
+  var checkpointRequest: (requested: Bool, hold: DispatchSemaphore?) = (false, nil)
   /// How many checkpoints this process made.
   let checkpoints = Atomic<Int>(0)
   private var tables: [String: Table] = [:]
@@ -153,6 +163,7 @@ package final class Environment: @unchecked Sendable {
     path = canonicalPath
     syncsOnCommit = options.durable
     fileMode = options.fileMode
+    journals = !options.inspectOnly
     var creation: CreationLock?
     if options.inspectOnly {
       // A copy that no process writes or creates: no lock to settle its state under.
@@ -176,7 +187,6 @@ package final class Environment: @unchecked Sendable {
     defer { creation?.release() }
     do {
       let usedBytes = creation == nil ? try Environment.verifyMetaPages(in: canonicalPath) : 0
-      journal = options.inspectOnly ? nil : try Journal(directory: canonicalPath, fileMode: options.fileMode)
       let env = try Environment.openLMDB(canonicalPath, options: options)
       var dead: Int32 = 0
       mdb_reader_check(env, &dead)
@@ -235,6 +245,7 @@ package final class Environment: @unchecked Sendable {
         return
       }
       registry[path] = nil
+      waitForCheckpoint()
       gate.withExclusive {
         for idle in takeIdleReaders() { Self.abort(idle) }
         if let handle {
@@ -258,6 +269,7 @@ package final class Environment: @unchecked Sendable {
     if let handle {
       for idle in idleReaders { Self.abort(idle) }
       if let pin { mdb_txn_abort(pin) }
+      if let pending = pendingCheckpoint { mdb_txn_abort(pending.pin) }
       mdb_env_close(handle)
     }
   }

@@ -84,7 +84,46 @@ import Testing
     try withEnvironment(at: crashed.path) { (reopened: Environment) throws in
       #expect(try contents(of: reopened) == model)
     }
-    #expect(try Journal.records(in: crashed.path).isEmpty)
+    #expect(try records(in: crashed.path).isEmpty)
+  }
+
+  /// A checkpoint runs off the writers' path: the journal's next generation begins in
+  /// its other file while the data file is synced. A stop before the checkpoint is
+  /// written finds the records up to it in one file and those after in the other.
+  @Test func aPowerLossDuringACheckpointKeepsEveryCommit() throws {
+    var random = SeededGenerator(seed: 99)
+    let original = TemporaryDirectory()
+    let crashed = TemporaryDirectory()
+    let environment = try Environment.open(path: original.path)
+    defer { environment.close() }
+    let plain = try environment.table("plain")
+    try environment.checkpointNow()
+    let synced = try Data(contentsOf: URL(fileURLWithPath: original.path + "/data.mdb"))
+    for number in 0..<20 {
+      try environment.write { try $0.put(bytes("before\(number)"), bytes("\(number)"), in: plain) }
+    }
+    let hold = DispatchSemaphore(value: 0)
+    environment.requestCheckpoint(holdingItsEnd: hold)
+    for number in 0..<20 {
+      try environment.write { try $0.put(bytes("after\(number)"), bytes("\(number)"), in: plain) }
+    }
+    #expect(environment.checkpointIsPending)
+    // Records in both files: the generation the checkpoint began, and the one before.
+    #expect(Set(Journal.records(in: original.path, after: 0).map(\.generation)).count == 2)
+    try crash(original.path, into: crashed.path, synced: synced, random: &random)
+    hold.signal()
+    environment.waitForCheckpoint()
+    #expect(!environment.checkpointIsPending)
+
+    try withEnvironment(at: crashed.path) { (recovered: Environment) throws in
+      let table = try recovered.table("plain")
+      for number in 0..<20 {
+        #expect(
+          try recovered.read { try $0.get(bytes("before\(number)"), in: table).map(Array.init) } == bytes("\(number)"))
+        #expect(
+          try recovered.read { try $0.get(bytes("after\(number)"), in: table).map(Array.init) } == bytes("\(number)"))
+      }
+    }
   }
 
   @Test func aRecordCutShortEndsTheJournal() throws {
@@ -98,9 +137,9 @@ import Testing
     var random = SeededGenerator(seed: 7)
     try crash(original.path, into: crashed.path, synced: nil, random: &random)
     // The last record cut in the middle: its commit never returned.
-    let journal = crashed.path + "/" + Journal.fileName
-    let records = try Data(contentsOf: URL(fileURLWithPath: journal))
-    try records.prefix(records.count - 3).write(to: URL(fileURLWithPath: journal))
+    let journal = Journal.files(in: crashed.path)[0]
+    let written = try Data(contentsOf: URL(fileURLWithPath: journal))
+    try written.prefix(written.count - 3).write(to: URL(fileURLWithPath: journal))
     try withEnvironment(at: crashed.path) { (recovered: Environment) throws in
       let table = try recovered.table("plain")
       #expect(try recovered.read { try $0.get(bytes("a"), in: table).map(Array.init) } == bytes("1"))
@@ -115,9 +154,9 @@ import Testing
       for number in 0..<20 { try environment.write { try $0.put(bytes("k\(number)"), bytes("v"), in: plain) } }
       // The table's creation and the 20 writes.
       #expect(environment.journalState.commitsSinceCheckpoint == 21)
-      #expect(try Journal.records(in: directory.path).count == 21)
+      #expect(try records(in: directory.path).count == 21)
     }
-    #expect(try Journal.records(in: directory.path).isEmpty)
+    #expect(try records(in: directory.path).isEmpty)
     let checkpoint = try #require(try Checkpoint.read(in: directory.path))
     let metas = try MetaPages.settled(file: DataFile(path: directory.path + "/data.mdb"))
     #expect(Int(try #require(metas.newest).transactionID) == checkpoint.transaction)
@@ -137,6 +176,11 @@ import Testing
       let plain = try environment.table("plain")
       #expect(try environment.read { try $0.get(bytes("k"), in: plain).map(Array.init) } == bytes("v"))
     }
+  }
+
+  /// The journal's records past the checkpoint of the database at `path`.
+  private func records(in path: String) throws -> [JournalEntry] {
+    Journal.records(in: path, after: try #require(try Checkpoint.read(in: path)).transaction)
   }
 
   /// Everything in the tables `plain` and `dups`.
@@ -167,7 +211,7 @@ import Testing
   /// synced one or longer, and each meta page synced, current or torn.
   private func crash(_ source: String, into target: String, synced: Data?, random: inout SeededGenerator) throws {
     try FileManager.default.createDirectory(atPath: target, withIntermediateDirectories: true)
-    for name in [Journal.fileName, Checkpoint.fileName] {
+    for name in Journal.fileNames + [Checkpoint.fileName] {
       try FileManager.default.copyItem(atPath: source + "/" + name, toPath: target + "/" + name)
     }
     let current = [UInt8](try Data(contentsOf: URL(fileURLWithPath: source + "/data.mdb")))

@@ -5,8 +5,11 @@ import HearthStorage
 /// points here.
 ///
 /// A database is a directory holding LMDB's `data.mdb` (the tables) and `lock.mdb` (its
-/// reader table, and Hearth's open lock, `OpenLock`), and, when the user puts one there,
-/// a `firestore.indexes.json` declared again at each open for writing. `data.mdb` holds
+/// reader table, and Hearth's open lock, `OpenLock`), the storage layer's journal and
+/// checkpoint (`journal-0.hearth`, `journal-1.hearth`, `checkpoint.hearth`:
+/// `Environment+Journal.swift`), and,
+/// when the user puts one there, a `firestore.indexes.json` declared again at each open
+/// for writing. `data.mdb` holds
 /// nine named tables (`TableName`; `Tables` holds their handles):
 ///
 /// ```
