@@ -83,6 +83,11 @@ struct Checkpoint: Equatable {
     }
     guard descriptor >= 0 else { throw StorageError(code: errno, operation: "open \(path)") }
     defer { close(descriptor) }
+    // Which slot is older is read and written under the file's lock: processes that
+    // checkpoint at once take turns.
+    while flock(descriptor, LOCK_EX) != 0 {
+      guard errno == EINTR else { throw StorageError(code: errno, operation: "flock \(path)") }
+    }
     var slots = [UInt8](repeating: 0, count: 2 * Checkpoint.slotSize)
     let count = slots.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress!, $0.count, 0) }
     let existing = [0, Checkpoint.slotSize].map { offset in

@@ -45,25 +45,36 @@ import Foundation
 /// `checkpointPages` pages more than it would.
 extension Environment {
   static let checkpointCommits = 512
-  /// Pages freed (so written) since the last checkpoint: 4 MiB of 4 KiB pages, or an
-  /// eighth of the pages in use when that is more (a checkpoint syncs that many pages
-  /// at once, and the larger the batch, the less each page costs the disk).
+  /// Pages freed (so written) since the last checkpoint began: 4 MiB of 4 KiB pages, or
+  /// a sixteenth (`checkpointShare`) of the pages in use when that is more (a checkpoint
+  /// syncs that many pages at once, and the larger the batch, the less each page costs
+  /// the disk; the pins keep up to about twice that many from reuse).
   package static let checkpointPages = 1024
-  static let checkpointShare = 8
+  static let checkpointShare = 16
   static let checkpointBytes = 16 << 20
   static let checkpointInterval: UInt64 = 1_000_000_000
 
   /// Checkpoints, in write transaction `txn` (which holds LMDB's writer lock), when one
   /// is due: in the background, unless this process holds no pin yet (its first write)
   /// or another checkpoint has not finished (then in place, which covers every record).
-  /// Called under the writer lock before a write's body runs.
+  /// While this process's last checkpoint runs, the next waits for it once commits have
+  /// freed as many pages again, so that the pins never keep more than about twice
+  /// that. Called under the writer lock before a write's body runs.
   func checkpointIfDue(_ env: OpaquePointer, _ txn: OpaquePointer) throws {
-    guard let journal = try openJournal(), pendingCheckpoint == nil else { return }
-    if pin == nil { return try checkpoint(env, txn, keepingPin: true) }
+    guard let journal = try openJournal() else { return }
+    let (pinned, pending, requested) = checkpointLock.withLock {
+      (pin != nil, pendingCheckpoint != nil, checkpointRequest.requested)
+    }
+    if !pinned { return try checkpoint(env, txn, keepingPin: true) }
+    let manyPagesFreed =
+      pagesFreedSinceCheckpoint >= max(Environment.checkpointPages, pagesInUse(env) / Environment.checkpointShare)
+    if pending {
+      guard manyPagesFreed else { return }
+      waitForCheckpoint()
+    }
     let due =
-      checkpointRequest.requested || journaledCommits >= Environment.checkpointCommits
+      requested || manyPagesFreed || journaledCommits >= Environment.checkpointCommits
       || journalBytes >= Environment.checkpointBytes
-      || pagesFreedSinceCheckpoint >= max(Environment.checkpointPages, pagesInUse(env) / Environment.checkpointShare)
       || (journaledCommits > 0
         && DispatchTime.now().uptimeNanoseconds - lastCheckpoint >= Environment.checkpointInterval)
     guard due else { return }
@@ -103,8 +114,10 @@ extension Environment {
     if keepingPin {
       try check(mdb_txn_begin(env, nil, UInt32(MDB_RDONLY), &newPin), "mdb_txn_begin (checkpoint pin)")
     }
-    if let pin { mdb_txn_abort(pin) }
-    pin = newPin
+    checkpointLock.withLock {
+      if let pin { mdb_txn_abort(pin) }
+      pin = newPin
+    }
     try journal.begin(generation: committed, switching: false)
     checkpointBegun()
     checkpoints.add(1, ordering: .relaxed)
@@ -127,35 +140,30 @@ extension Environment {
       mdb_txn_abort(newPin)
       throw error
     }
-    pendingCheckpoint = PendingCheckpoint(checkpoint: checkpoint, pin: newPin!)
+    checkpointLock.withLock { pendingCheckpoint = PendingCheckpoint(checkpoint: checkpoint, pin: newPin!) }
     checkpointBegun()
     checkpointQueue.async { [self] in finishCheckpoint() }
   }
 
   /// Ends the checkpoint `beginCheckpoint` began: syncs the data file (every page of its
-  /// state was written before), then, under the writer locks, writes the checkpoint and
-  /// moves the pin to it. A failure leaves the old checkpoint, pin and records, and the
-  /// next checkpoint is made in place.
+  /// state was written before), writes the checkpoint, and moves the pin to it. It takes
+  /// neither the writer lock nor LMDB's, so a writer may wait for it. A failure leaves
+  /// the old checkpoint, pin and records, and the next checkpoint is made in place.
   private func finishCheckpoint() {
-    writerLock.withLock { checkpointRequest.hold }?.wait()
+    checkpointLock.withLock { checkpointRequest.hold }?.wait()
     gate.lockShared()
-    guard let env = handle else { return gate.unlock() }
-    let synced = mdb_env_sync(env, 1) == MDB_SUCCESS
-    gate.unlock()
-    writerLock.lock()
-    defer { writerLock.unlock() }
-    guard let pending = pendingCheckpoint else { return }
-    pendingCheckpoint = nil
-    var written = false
-    if synced, let (_, txn) = try? begin("checkpoint", { env, txn in mdb_txn_begin(env, nil, 0, &txn) }) {
-      written = (try? pending.checkpoint.write(in: path, fileMode: fileMode)) != nil
-      mdb_txn_abort(txn)
-      gate.unlock()
+    defer { gate.unlock() }
+    guard let env = handle, let pending = checkpointLock.withLock({ pendingCheckpoint }) else { return }
+    let written =
+      mdb_env_sync(env, 1) == MDB_SUCCESS && (try? pending.checkpoint.write(in: path, fileMode: fileMode)) != nil
+    checkpointLock.withLock {
+      guard pendingCheckpoint?.pin == pending.pin else { return }
+      pendingCheckpoint = nil
+      guard written else { return mdb_txn_abort(pending.pin) }
+      if let pin { mdb_txn_abort(pin) }
+      pin = pending.pin
+      checkpoints.add(1, ordering: .relaxed)
     }
-    guard written else { return mdb_txn_abort(pending.pin) }
-    if let pin { mdb_txn_abort(pin) }
-    pin = pending.pin
-    checkpoints.add(1, ordering: .relaxed)
   }
 
   /// Waits until no checkpoint is running off the writers' path.
@@ -165,15 +173,15 @@ extension Environment {
   /// waits until `hold` (when given) is signalled, so that a test can stop the machine
   /// while it runs.
   package func requestCheckpoint(holdingItsEnd hold: DispatchSemaphore? = nil) {
-    writerLock.withLock { checkpointRequest = (true, hold) }
+    checkpointLock.withLock { checkpointRequest = (true, hold) }
   }
 
   /// Whether a checkpoint begun off the writers' path has not been written yet.
-  package var checkpointIsPending: Bool { writerLock.withLock { pendingCheckpoint != nil } }
+  package var checkpointIsPending: Bool { checkpointLock.withLock { pendingCheckpoint != nil } }
 
   /// Starts the counts towards the next checkpoint again.
   private func checkpointBegun() {
-    checkpointRequest.requested = false
+    checkpointLock.withLock { checkpointRequest.requested = false }
     pagesFreedSinceCheckpoint = 0
     journaledCommits = 0
     journalBytes = 0
@@ -264,19 +272,24 @@ extension Environment {
   /// `waitForCheckpoint`): a database closed cleanly needs no recovery, and no pin
   /// outlives the environment.
   func closingCheckpoint(_ env: OpaquePointer) {
-    if let pending = pendingCheckpoint {
-      // Begun by a write that raced the close: its task finds the environment closed.
-      mdb_txn_abort(pending.pin)
-      pendingCheckpoint = nil
+    let pinned = checkpointLock.withLock {
+      if let pending = pendingCheckpoint {
+        // Begun by a write that raced the close: its task finds the environment closed.
+        mdb_txn_abort(pending.pin)
+        pendingCheckpoint = nil
+      }
+      return pin != nil
     }
-    guard journal != nil, pin != nil else { return }
+    guard journal != nil, pinned else { return }
     var txn: OpaquePointer?
     if mdb_txn_begin(env, nil, 0, &txn) == MDB_SUCCESS, let txn {
       try? checkpoint(env, txn, keepingPin: false)
       mdb_txn_abort(txn)
     }
-    if let pin { mdb_txn_abort(pin) }
-    pin = nil
+    checkpointLock.withLock {
+      if let pin { mdb_txn_abort(pin) }
+      pin = nil
+    }
   }
 }
 

@@ -23,9 +23,9 @@ import Synchronization
 /// Write closures may run more than once (after a map growth), so they must compute
 /// everything they write from the transaction they are given.
 package final class Environment: @unchecked Sendable {
-  // @unchecked: `handle`, `tables`, `pin`, `journaledCommits` and `lastCheckpoint` are
-  // guarded: `handle` by `gate` (shared to use it, exclusive to resize or close it), the
-  // others by `writerLock` (and, at close, the gate held exclusive). `idleReaders` by
+  // @unchecked: `handle` is guarded by `gate` (shared to use it, exclusive to resize or
+  // close it); `tables`, `journal` and the journal's counts by `writerLock`; `pin`,
+  // `pendingCheckpoint` and `checkpointRequest` by `checkpointLock`; `idleReaders` by
   // `idleReadersLock`.
 
   /// How to open an environment. Only the first opener's options apply to the shared
@@ -94,6 +94,9 @@ package final class Environment: @unchecked Sendable {
   let checkpointQueue = DispatchQueue(label: "hearth.checkpoint")
   /// `requestCheckpoint`'s test hook.
   var checkpointRequest: (requested: Bool, hold: DispatchSemaphore?) = (false, nil)
+  /// Guards `pin`, `pendingCheckpoint` and `checkpointRequest`, which the checkpoint
+  /// queue changes too.
+  let checkpointLock = NSLock()
   /// How many checkpoints this process made.
   let checkpoints = Atomic<Int>(0)
   private var tables: [String: Table] = [:]
