@@ -157,21 +157,12 @@ extension Environment {
         }
         continue
       }
-      let append: JournalAppend?
-      let id = mdb_txn_id(txn)
-      do {
-        append = try journal(transaction, txn)
-      } catch {
-        mdb_txn_abort(txn)
-        gate.unlock()
-        return failAll(error)
-      }
-      let rc = mdb_txn_commit(txn)
+      let outcome = Result { try commitJournaled(transaction, txn, durable: true) }
       gate.unlock()
-      do {
-        try settleJournal(append, transaction: id, commit: rc, durable: true)
-      } catch {
-        return failAll(error)
+      let rc: Int32
+      switch outcome {
+      case .success(let code): rc = code
+      case .failure(let error): return failAll(error)
       }
       if rc == MDB_MAP_FULL {
         do { try grow() } catch { return failAll(error) }

@@ -208,10 +208,28 @@ extension Environment {
     throw StorageError(code: EIO, operation: "checkpoint (no meta page of transaction \(transaction) in data.mdb)")
   }
 
+  /// Commits `txn` through the journal: appends `transaction`'s record (none when it
+  /// changed nothing), commits LMDB without syncing, then voids the record when the
+  /// commit failed or, for a `durable` commit that succeeded, syncs it. Returns LMDB's
+  /// code for the commit. A journal error before the commit aborts `txn` and is thrown.
+  func commitJournaled(_ transaction: WriteTransaction?, _ txn: OpaquePointer, durable: Bool) throws -> Int32 {
+    let id = mdb_txn_id(txn)
+    let append: JournalAppend?
+    do {
+      append = try transaction.flatMap { try journal($0, txn) }
+    } catch {
+      mdb_txn_abort(txn)
+      throw error
+    }
+    let rc = mdb_txn_commit(txn)
+    try settleJournal(append, transaction: id, commit: rc, durable: durable)
+    return rc
+  }
+
   /// Appends `transaction`'s changes to the journal, before `txn` commits; returns where
   /// the record went (for `void` when the commit fails, and `sync`), or `nil` when
   /// there is nothing to journal.
-  func journal(_ transaction: WriteTransaction, _ txn: OpaquePointer) throws -> JournalAppend? {
+  private func journal(_ transaction: WriteTransaction, _ txn: OpaquePointer) throws -> JournalAppend? {
     guard !transaction.record.isEmpty, let journal = try openJournal() else { return nil }
     let append = try journal.append(&transaction.record, transaction: mdb_txn_id(txn))
     journaledCommits += 1
@@ -222,7 +240,7 @@ extension Environment {
   /// After `mdb_txn_commit` returned `rc` for transaction `transaction`, journaled as
   /// `append`: voids the record when the commit failed; when it succeeded, counts the
   /// pages it freed and syncs the journal if it is durable.
-  func settleJournal(_ append: JournalAppend?, transaction: Int, commit rc: Int32, durable: Bool) throws {
+  private func settleJournal(_ append: JournalAppend?, transaction: Int, commit rc: Int32, durable: Bool) throws {
     guard let journal, let append else { return }
     if rc != MDB_SUCCESS { return journal.void(append) }
     pagesFreedSinceCheckpoint += freedPages(by: transaction)

@@ -315,17 +315,7 @@ package final class Environment: @unchecked Sendable {
       mdb_txn_abort(txn)
       throw StorageError(code: rc, operation: "mdb_dbi_open \(name)")
     }
-    let append: JournalAppend?
-    let id = mdb_txn_id(txn)
-    do {
-      append = try creation.flatMap { try journal($0, txn) }
-    } catch {
-      mdb_txn_abort(txn)
-      throw error
-    }
-    let commit = mdb_txn_commit(txn)
-    try settleJournal(append, transaction: id, commit: commit, durable: syncsOnCommit)
-    try check(commit, "mdb_txn_commit (open \(name))")
+    try check(try commitJournaled(creation, txn, durable: syncsOnCommit), "mdb_txn_commit (open \(name))")
     let table = Table(name: name, dbi: dbi, isDuplicateSorted: duplicateSort)
     tables[name] = table
     return table
@@ -429,18 +419,9 @@ package final class Environment: @unchecked Sendable {
         try grow()
         continue
       }
-      let append: JournalAppend?
-      let id = mdb_txn_id(txn)
-      do {
-        append = try journal(transaction, txn)
-      } catch {
-        mdb_txn_abort(txn)
-        gate.unlock()
-        throw error
-      }
-      let commit = mdb_txn_commit(txn)
+      let outcome = Result { try commitJournaled(transaction, txn, durable: durable ?? syncsOnCommit) }
       gate.unlock()
-      try settleJournal(append, transaction: id, commit: commit, durable: durable ?? syncsOnCommit)
+      let commit = try outcome.get()
       if commit == MDB_MAP_FULL {
         try grow()
         continue
