@@ -111,14 +111,24 @@ extension Environment {
     try check(mdb_env_sync(env, 1), "mdb_env_sync (checkpoint)")
     try Environment.checkpoint(ofTransaction: committed, directory: path).write(in: path, fileMode: fileMode)
     var newPin: OpaquePointer?
-    if keepingPin {
-      try check(mdb_txn_begin(env, nil, UInt32(MDB_RDONLY), &newPin), "mdb_txn_begin (checkpoint pin)")
+    do {
+      try journal.begin(generation: committed, switching: false)
+      if keepingPin {
+        try check(mdb_txn_begin(env, nil, UInt32(MDB_RDONLY), &newPin), "mdb_txn_begin (checkpoint pin)")
+      }
+    } catch {
+      // Records of the generation before this checkpoint would not be replayed: without
+      // a pin, the next write checkpoints again before it journals anything.
+      checkpointLock.withLock {
+        if let pin { mdb_txn_abort(pin) }
+        pin = nil
+      }
+      throw error
     }
     checkpointLock.withLock {
       if let pin { mdb_txn_abort(pin) }
       pin = newPin
     }
-    try journal.begin(generation: committed, switching: false)
     checkpointBegun()
     checkpoints.add(1, ordering: .relaxed)
   }

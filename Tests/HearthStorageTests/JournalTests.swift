@@ -162,6 +162,25 @@ import Testing
     #expect(Int(try #require(metas.newest).transactionID) == checkpoint.transaction)
   }
 
+  /// The journal's files are made by the first write: a process that only reads (a
+  /// database where it cannot write, say) makes none.
+  @Test func aProcessThatOnlyReadsMakesNoJournal() throws {
+    let directory = TemporaryDirectory()
+    try withEnvironment(at: directory.path) { (environment: Environment) throws in
+      let plain = try environment.table("plain")
+      try environment.write { try $0.put(bytes("k"), bytes("v"), in: plain) }
+    }
+    // Closed clean: the journal holds nothing past the checkpoint.
+    Environment.removeJournal(in: directory.path)
+    try withEnvironment(at: directory.path) { (environment: Environment) throws in
+      let plain = try environment.table("plain", create: false)
+      #expect(try environment.read { try $0.get(bytes("k"), in: plain).map(Array.init) } == bytes("v"))
+    }
+    for file in Journal.files(in: directory.path) + [Checkpoint.file(in: directory.path)] {
+      #expect(!FileManager.default.fileExists(atPath: file), "\(file)")
+    }
+  }
+
   @Test func damagedMetaPagesAreWrittenBackFromTheCheckpoint() throws {
     let directory = TemporaryDirectory()
     try withEnvironment(at: directory.path) { (environment: Environment) throws in
