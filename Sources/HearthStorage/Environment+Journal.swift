@@ -338,11 +338,22 @@ extension Environment {
       return
     }
     let entries = Journal.records(in: directory, after: checkpoint.transaction)
-    try restoreMetaPages(checkpoint, directory: directory)
+    let metaPages = try DataFile(path: dataFile(in: directory)).read(offset: 0, count: 2 * checkpoint.pageSize)
+    let id = checkpoint.transaction
+    let restored = [0, 1].map { checkpoint.metaPage(at: $0, transaction: $0 == id & 1 ? id : max(id - 1, 0)) }
+    try writeMetaPages(restored, pageSize: checkpoint.pageSize, directory: directory)
     // The checkpoint's state is whole unless the disk damaged it: verified with plain
-    // reads before LMDB replays onto it.
+    // reads before LMDB replays onto it. If it is not, the meta pages go back as they
+    // were, so that recovery never leaves the file worse than it found it.
     let verification = try verifyUnopenedDataFile(in: directory, contextTables: options.contextTables)
-    guard verification.isIntact else { throw StorageDamage(verification) }
+    guard verification.isIntact else {
+      if metaPages.count == 2 * checkpoint.pageSize {
+        try writeMetaPages(
+          [Array(metaPages[..<checkpoint.pageSize]), Array(metaPages[checkpoint.pageSize...])],
+          pageSize: checkpoint.pageSize, directory: directory)
+      }
+      throw StorageDamage(verification)
+    }
     try replay(entries, directory: directory, options: options)
   }
 
@@ -371,20 +382,15 @@ extension Environment {
     unlink(Checkpoint.file(in: directory))
   }
 
-  /// Writes the checkpoint's meta page back into both meta pages of the data file, and
-  /// syncs it.
-  private static func restoreMetaPages(_ checkpoint: Checkpoint, directory: String) throws {
+  /// Writes `pages` (the first bytes of meta pages 0 and 1) over the data file's meta
+  /// pages, and syncs it.
+  private static func writeMetaPages(_ pages: [[UInt8]], pageSize: Int, directory: String) throws {
     let path = dataFile(in: directory)
     let descriptor = Foundation.open(path, O_RDWR | O_CLOEXEC)
     guard descriptor >= 0 else { throw StorageError(code: errno, operation: "open \(path)") }
     defer { Foundation.close(descriptor) }
-    let id = checkpoint.transaction
-    let own = id & 1
-    for index in [own, 1 - own] {
-      let page = checkpoint.metaPage(at: index, transaction: index == own ? id : max(id - 1, 0))
-      let written = page.withUnsafeBytes {
-        pwrite(descriptor, $0.baseAddress!, $0.count, off_t(index * checkpoint.pageSize))
-      }
+    for (index, page) in pages.enumerated() {
+      let written = page.withUnsafeBytes { pwrite(descriptor, $0.baseAddress!, $0.count, off_t(index * pageSize)) }
       guard written == page.count else { throw StorageError(code: errno, operation: "pwrite \(path) (recovery)") }
     }
     guard fdatasync(descriptor) == 0 else { throw StorageError(code: errno, operation: "fdatasync \(path)") }

@@ -202,7 +202,34 @@ import Testing
     Journal.records(in: path, after: try #require(try Checkpoint.read(in: path)).transaction)
   }
 
-  /// Everything in the tables `plain` and `dups`.
+  /// A checkpoint whose state does not verify (a damaged disk, or a checkpoint file made
+  /// by hand) is refused as damage, and the data file's meta pages are left as they were.
+  @Test func aCheckpointThatDoesNotVerifyLeavesTheFileAsItWas() throws {
+    let directory = TemporaryDirectory()
+    try withEnvironment(at: directory.path) { (environment: Environment) throws in
+      let plain = try environment.table("plain")
+      try environment.write { try $0.put(bytes("k"), bytes("v"), in: plain) }
+    }
+    let good = try #require(try Checkpoint.read(in: directory.path))
+    var meta = good.meta
+    // The table catalog's root page, far past the file's end.
+    let root = LMDBFormat.headerSize + LMDBFormat.metaMainRecord + 40
+    for offset in root..<(root + 8) { meta[offset] = 0x7F }
+    let bad = Checkpoint(transaction: good.transaction - 1, pageSize: good.pageSize, meta: meta)
+    Environment.removeJournal(in: directory.path)
+    try bad.write(in: directory.path, fileMode: 0o600)
+    let file = URL(fileURLWithPath: directory.path + "/data.mdb")
+    let before = try Data(contentsOf: file)
+    #expect(throws: StorageDamage.self) { try withEnvironment(at: directory.path) { _ in } }
+    #expect(try Data(contentsOf: file) == before)
+    Environment.removeJournal(in: directory.path)
+    try withEnvironment(at: directory.path) { (environment: Environment) throws in
+      let plain = try environment.table("plain", create: false)
+      #expect(try environment.read { try $0.get(bytes("k"), in: plain).map(Array.init) } == bytes("v"))
+    }
+  }
+
+  /// Everything in the tables `plain` and `dups`.  /// Everything in the tables `plain` and `dups`.
   private func contents(of environment: Environment) throws -> Model {
     let plain = try environment.table("plain")
     let duplicates = try environment.table("dups", duplicateSort: true)
