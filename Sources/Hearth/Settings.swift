@@ -4,10 +4,12 @@ import Synchronization
 /// How durable each commit is.
 public enum Durability: Sendable {
   /// fsync at every commit (the default): a commit that returned survives a power loss.
+  /// What is synced is the commit's record in the database's journal, one short write;
+  /// the data file's pages are synced in bulk at checkpoints.
   case full
-  /// No fsync per commit: much faster writes; a crash of the process loses nothing, a
-  /// crash of the machine may lose the last commits (never consistency on file systems
-  /// that keep write order, such as ext4 and APFS).
+  /// No fsync per commit: faster writes; a crash of the process loses nothing, a crash
+  /// of the machine may lose the last commits, never consistency (opening replays the
+  /// journal from the last checkpoint as far as it reached the disk).
   case relaxed
 }
 
