@@ -35,17 +35,28 @@ struct Checkpoint: Equatable {
   static func file(in directory: String) -> String { directory + "/" + fileName }
 
   /// The checkpoint of `directory`, or `nil` when it has none (no journaled commit was
-  /// ever made there).
+  /// ever made there, or the file was made and its first checkpoint not yet written).
+  /// It is read under the file's lock, shared, so that a checkpoint being written is read
+  /// whole or not at all.
   ///
-  /// - Throws: `StorageDamage` when the file is there but holds no whole checkpoint.
+  /// - Throws: `StorageDamage` when the file holds bytes but no whole checkpoint;
+  ///   `StorageError` when it cannot be read.
   static func read(in directory: String) throws -> Checkpoint? {
     let path = file(in: directory)
-    guard let data = FileManager.default.contents(atPath: path) else {
-      if FileManager.default.fileExists(atPath: path) { throw StorageError(code: EIO, operation: "read \(path)") }
-      return nil
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else {
+      if errno == ENOENT { return nil }
+      throw StorageError(code: errno, operation: "open \(path)")
     }
-    let bytes = [UInt8](data)
-    let slots = [0, slotSize].compactMap { decode(bytes.dropFirst($0).prefix(recordSize)) }
+    defer { close(descriptor) }
+    while flock(descriptor, LOCK_SH) != 0 {
+      guard errno == EINTR else { throw StorageError(code: errno, operation: "flock \(path)") }
+    }
+    var bytes = [UInt8](repeating: 0, count: 2 * slotSize)
+    let count = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress!, $0.count, 0) }
+    guard count >= 0 else { throw StorageError(code: errno, operation: "read \(path)") }
+    if count == 0 { return nil }
+    let slots = [0, slotSize].compactMap { decode(bytes[$0..<max($0, min($0 + recordSize, count))]) }
     guard let newest = slots.max(by: { $0.transaction < $1.transaction }) else {
       throw StorageDamage(
         Environment.fileFault(path, problem: "checkpoint.hearth is damaged: the journal cannot be replayed"))

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import HearthStorage
@@ -229,7 +230,34 @@ import Testing
     }
   }
 
-  /// Everything in the tables `plain` and `dups`.  /// Everything in the tables `plain` and `dups`.
+  /// Processes that open a database while another makes its first checkpoint read the
+  /// checkpoint file whole or find none, never a file half made.
+  @Test func aCheckpointBeingWrittenIsReadWholeOrNotAtAll() throws {
+    let directory = TemporaryDirectory()
+    let path = directory.path
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    let failures = Mutex<[String]>([])
+    DispatchQueue.concurrentPerform(iterations: 2) { role in
+      for round in 1...400 {
+        do {
+          if role == 0 {
+            if round % 20 == 0 { unlink(Checkpoint.file(in: path)) }
+            let meta = [UInt8](repeating: UInt8(round % 256), count: Checkpoint.metaBytes)
+            try Checkpoint(transaction: round, pageSize: 4096, meta: meta).write(in: path, fileMode: 0o600)
+          } else if let checkpoint = try Checkpoint.read(in: path) {
+            if checkpoint.meta.contains(where: { $0 != UInt8(checkpoint.transaction % 256) }) {
+              failures.withLock { $0.append("checkpoint \(checkpoint.transaction) with another's meta page") }
+            }
+          }
+        } catch {
+          failures.withLock { $0.append("\(error)") }
+        }
+      }
+    }
+    #expect(failures.withLock { $0 }.isEmpty, "\(failures.withLock { $0 }.prefix(3))")
+  }
+
+  /// Everything in the tables `plain` and `dups`.  /// Everything in the tables `plain` and `dups`.  /// Everything in the tables `plain` and `dups`.  /// Everything in the tables `plain` and `dups`.
   private func contents(of environment: Environment) throws -> Model {
     let plain = try environment.table("plain")
     let duplicates = try environment.table("dups", duplicateSort: true)
