@@ -7,11 +7,15 @@ import Foundation
 /// The file holds two slots of `slotSize` bytes, written in turn in place, each:
 ///
 /// ```
-/// magic "HEARTHCP"(8) transaction(8) pageSize(4) meta(152) crc(4)   little-endian
+/// magic "HEARTHCP"(8) transaction(8) pageSize(4) meta(152) catalog(4) crc(4)
 /// ```
 ///
-/// `meta` is the first 152 bytes of the meta page (LMDB's page header and `MDB_meta`; the
-/// rest of a meta page is zeros); `crc` is the CRC-32 of everything before it. A new
+/// little-endian. `meta` is the first 152 bytes of the meta page (LMDB's page header and
+/// `MDB_meta`; the rest of a meta page is zeros); `catalog` is the CRC-32 of the page at
+/// the root of that state's table catalog (0 when it has none); `crc` is the CRC-32 of
+/// everything before it. The catalog's root page is one the pin keeps as it was, so a
+/// data file whose page there holds other bytes is not the one the checkpoint was made
+/// of (`matches`). A new
 /// checkpoint overwrites the older slot and is synced, so a write cut short by a stop
 /// leaves the other, previous checkpoint whole; the valid slot with the higher
 /// transaction is the checkpoint. Written in place, it needs no new disk space: a
@@ -26,11 +30,12 @@ struct Checkpoint: Equatable {
   static let magic = Array("HEARTHCP".utf8)
   static let metaBytes = LMDBFormat.headerSize + LMDBFormat.metaSize
   static let slotSize = 512
-  private static let recordSize = 8 + 8 + 4 + metaBytes + 4
+  private static let recordSize = 8 + 8 + 4 + metaBytes + 4 + 4
 
   let transaction: Int
   let pageSize: Int
   let meta: [UInt8]
+  let catalog: UInt32
 
   static func file(in directory: String) -> String { directory + "/" + fileName }
 
@@ -74,7 +79,8 @@ struct Checkpoint: Equatable {
     return Checkpoint(
       transaction: Int(truncatingIfNeeded: UInt64(littleEndianBytes: bytes[(start + 8)..<(start + 16)])),
       pageSize: Int(UInt32(littleEndianBytes: bytes[(start + 16)..<(start + 20)])),
-      meta: Array(bytes[(start + 20)..<(start + 20 + metaBytes)]))
+      meta: Array(bytes[(start + 20)..<(start + 20 + metaBytes)]),
+      catalog: UInt32(littleEndianBytes: bytes[(start + 20 + metaBytes)..<(start + 24 + metaBytes)]))
   }
 
   /// Writes this checkpoint over the older slot of `directory`'s checkpoint file, and
@@ -84,6 +90,7 @@ struct Checkpoint: Equatable {
     withUnsafeBytes(of: UInt64(transaction).littleEndian) { bytes.append(contentsOf: $0) }
     withUnsafeBytes(of: UInt32(pageSize).littleEndian) { bytes.append(contentsOf: $0) }
     bytes.append(contentsOf: meta)
+    withUnsafeBytes(of: catalog.littleEndian) { bytes.append(contentsOf: $0) }
     withUnsafeBytes(of: JournalRecord.checksum(bytes).littleEndian) { bytes.append(contentsOf: $0) }
     let path = Checkpoint.file(in: directory)
     var created = false
@@ -113,6 +120,22 @@ struct Checkpoint: Equatable {
     }
     guard fdatasync(descriptor) == 0 else { throw StorageError(code: errno, operation: "fdatasync \(path)") }
     if created { Environment.syncDirectory(directory) }
+  }
+
+  /// The CRC-32 of the page at the root of the table catalog that `meta` names in `file`
+  /// (0 when it names none, or the page is past the file's end).
+  static func catalogChecksum(meta: [UInt8], pageSize: Int, file: DataFile) throws -> UInt32 {
+    guard let record = TreeRecord(FileBytes(bytes: meta), at: LMDBFormat.headerSize + LMDBFormat.metaMainRecord),
+      !record.isEmpty, record.root < UInt64(Int.max / pageSize)
+    else { return 0 }
+    let page = try file.read(offset: Int(record.root) * pageSize, count: pageSize)
+    return page.count == pageSize ? JournalRecord.checksum(page) : 0
+  }
+
+  /// Whether `file` is the data file this checkpoint was made of: the root page of its
+  /// table catalog holds the bytes it held then.
+  func matches(_ file: DataFile) throws -> Bool {
+    try Checkpoint.catalogChecksum(meta: meta, pageSize: pageSize, file: file) == catalog
   }
 
   /// The meta page bytes to write back at page `index` (0 or 1): this checkpoint's, with

@@ -212,7 +212,8 @@ extension Environment {
       where page.count == Checkpoint.metaBytes
         && Int(truncatingIfNeeded: UInt64(littleEndianBytes: page[id..<(id + 8)])) == transaction
       {
-        return Checkpoint(transaction: transaction, pageSize: pageSize, meta: page)
+        let catalog = try Checkpoint.catalogChecksum(meta: page, pageSize: pageSize, file: file)
+        return Checkpoint(transaction: transaction, pageSize: pageSize, meta: page, catalog: catalog)
       }
     }
     throw StorageError(code: EIO, operation: "checkpoint (no meta page of transaction \(transaction) in data.mdb)")
@@ -338,7 +339,16 @@ extension Environment {
       return
     }
     let entries = Journal.records(in: directory, after: checkpoint.transaction)
-    let metaPages = try DataFile(path: dataFile(in: directory)).read(offset: 0, count: 2 * checkpoint.pageSize)
+    let file = try DataFile(path: dataFile(in: directory))
+    guard try checkpoint.matches(file) else {
+      throw StorageDamage(
+        fileFault(
+          Checkpoint.file(in: directory),
+          problem: "checkpoint.hearth does not match data.mdb (the page it names holds other bytes): if data.mdb "
+            + "was replaced by hand, remove checkpoint.hearth, journal-0.hearth and journal-1.hearth; "
+            + "otherwise data.mdb is damaged"))
+    }
+    let metaPages = try file.read(offset: 0, count: 2 * checkpoint.pageSize)
     let id = checkpoint.transaction
     let restored = [0, 1].map { checkpoint.metaPage(at: $0, transaction: $0 == id & 1 ? id : max(id - 1, 0)) }
     try writeMetaPages(restored, pageSize: checkpoint.pageSize, directory: directory)

@@ -216,7 +216,7 @@ import Testing
     // The table catalog's root page, far past the file's end.
     let root = LMDBFormat.headerSize + LMDBFormat.metaMainRecord + 40
     for offset in root..<(root + 8) { meta[offset] = 0x7F }
-    let bad = Checkpoint(transaction: good.transaction - 1, pageSize: good.pageSize, meta: meta)
+    let bad = Checkpoint(transaction: good.transaction - 1, pageSize: good.pageSize, meta: meta, catalog: 0)
     Environment.removeJournal(in: directory.path)
     try bad.write(in: directory.path, fileMode: 0o600)
     let file = URL(fileURLWithPath: directory.path + "/data.mdb")
@@ -227,6 +227,36 @@ import Testing
     try withEnvironment(at: directory.path) { (environment: Environment) throws in
       let plain = try environment.table("plain", create: false)
       #expect(try environment.read { try $0.get(bytes("k"), in: plain).map(Array.init) } == bytes("v"))
+    }
+  }
+
+  /// A checkpoint beside another database's data file (one put in the directory by hand)
+  /// is refused, naming what to remove, and the data file is left as it was. (An older
+  /// copy of the same database may hold the very pages the checkpoint names: that one is
+  /// not told apart.)
+  @Test func aCheckpointOfAnotherDataFileIsRefused() throws {
+    let first = TemporaryDirectory()
+    let second = TemporaryDirectory()
+    for (directory, writes) in [(first, 1), (second, 6)] {
+      try withEnvironment(at: directory.path) { (environment: Environment) throws in
+        if directory === first { _ = try environment.table("only in the first") }
+        let plain = try environment.table("plain")
+        for number in 0..<writes {
+          try environment.write { try $0.put(bytes("k\(number)"), bytes("\(directory.path)"), in: plain) }
+        }
+      }
+    }
+    Environment.removeJournal(in: second.path)
+    try FileManager.default.copyItem(atPath: Checkpoint.file(in: first.path), toPath: Checkpoint.file(in: second.path))
+    let file = URL(fileURLWithPath: second.path + "/data.mdb")
+    let before = try Data(contentsOf: file)
+    let refusal = try #require(throws: StorageDamage.self) { try withEnvironment(at: second.path) { _ in } }
+    #expect("\(refusal)".contains("checkpoint.hearth does not match data.mdb"), "\(refusal)")
+    #expect(try Data(contentsOf: file) == before)
+    Environment.removeJournal(in: second.path)
+    try withEnvironment(at: second.path) { (environment: Environment) throws in
+      let plain = try environment.table("plain", create: false)
+      #expect(try environment.read { txn in try txn.count(plain) } == 6)
     }
   }
 
@@ -243,7 +273,8 @@ import Testing
           if role == 0 {
             if round % 20 == 0 { unlink(Checkpoint.file(in: path)) }
             let meta = [UInt8](repeating: UInt8(round % 256), count: Checkpoint.metaBytes)
-            try Checkpoint(transaction: round, pageSize: 4096, meta: meta).write(in: path, fileMode: 0o600)
+            try Checkpoint(transaction: round, pageSize: 4096, meta: meta, catalog: UInt32(round)).write(
+              in: path, fileMode: 0o600)
           } else if let checkpoint = try Checkpoint.read(in: path) {
             if checkpoint.meta.contains(where: { $0 != UInt8(checkpoint.transaction % 256) }) {
               failures.withLock { $0.append("checkpoint \(checkpoint.transaction) with another's meta page") }
