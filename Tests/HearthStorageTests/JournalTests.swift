@@ -231,7 +231,7 @@ import Testing
   }
 
   /// A checkpoint beside another database's data file (one put in the directory by hand)
-  /// is refused, naming what to remove, and the data file is left as it was. (An older
+  /// is refused, naming what to remove, and the data file is left as it was. (A later
   /// copy of the same database may hold the very pages the checkpoint names: that one is
   /// not told apart.)
   @Test func aCheckpointOfAnotherDataFileIsRefused() throws {
@@ -257,6 +257,30 @@ import Testing
     try withEnvironment(at: second.path) { (environment: Environment) throws in
       let plain = try environment.table("plain", create: false)
       #expect(try environment.read { txn in try txn.count(plain) } == 6)
+    }
+  }
+
+  /// An older copy of a database's data file put back by hand beside the newer checkpoint
+  /// (whose transaction it has not reached) opens as the copy it is: the checkpoint and
+  /// journal are taken for another file's, and removed.
+  @Test func anOlderCopyOfTheDataFileOpensAsItIs() throws {
+    let directory = TemporaryDirectory()
+    let copy = TemporaryDirectory()
+    try FileManager.default.createDirectory(atPath: copy.path, withIntermediateDirectories: true)
+    try withEnvironment(at: directory.path) { (environment: Environment) throws in
+      let plain = try environment.table("plain")
+      try environment.write { try $0.put(bytes("early"), bytes("1"), in: plain) }
+    }
+    try FileManager.default.copyItem(atPath: directory.path + "/data.mdb", toPath: copy.path + "/data.mdb")
+    try withEnvironment(at: directory.path) { (environment: Environment) throws in
+      let plain = try environment.table("plain")
+      for number in 0..<5 { try environment.write { try $0.put(bytes("late\(number)"), bytes("2"), in: plain) } }
+    }
+    try FileManager.default.removeItem(atPath: directory.path + "/data.mdb")
+    try FileManager.default.copyItem(atPath: copy.path + "/data.mdb", toPath: directory.path + "/data.mdb")
+    try withEnvironment(at: directory.path) { (environment: Environment) throws in
+      let plain = try environment.table("plain", create: false)
+      #expect(try environment.read { txn in try txn.count(plain) } == 1)
     }
   }
 
