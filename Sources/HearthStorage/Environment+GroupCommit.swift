@@ -4,8 +4,9 @@ import Foundation
 import Synchronization
 
 /// Group commit: durable writes that this process's threads make at the same time share
-/// one LMDB write transaction and its syncs (LMDB syncs the data pages, then the meta
-/// page, at every durable commit; a writer alone pays both for every commit).
+/// one LMDB write transaction, its journal record and that record's sync
+/// (Environment+Journal.swift; a writer alone pays a sync for every commit), and the
+/// branch pages their changes have in common.
 ///
 /// How it works (a leader/follower queue):
 /// - A writer enqueues its request. When no leader is running it becomes the leader;
@@ -30,8 +31,9 @@ import Synchronization
 ///   last request of a group gets that), and at `groupWeightLimit` writes (so that a
 ///   group stays well inside LMDB's dirty-page limit: when a request meets
 ///   `MDB_TXN_FULL` after others, it and the rest go to the next group).
-/// - Nothing here weakens LMDB's crash safety: every group is one ordinary durable
-///   `mdb_txn_commit`. Other processes' writers are serialized by LMDB's own lock.
+/// - Nothing here weakens crash safety: every group is one ordinary journaled commit
+///   (`commitJournaled`), synced before any of its writers returns. Other processes'
+///   writers are serialized by LMDB's own lock.
 extension Environment {
   /// At most this many writes (the sum of the requests' `weight`) go into one group,
   /// as in one batch of 1,000.

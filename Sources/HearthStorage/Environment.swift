@@ -18,7 +18,10 @@ import Synchronization
 ///   (Environment+Map.swift).
 /// - Stale reader slots left by dead processes are cleared at open and before growing.
 /// - Durable writes made at the same time by several threads may share one transaction
-///   and its syncs (`groupedWrite`, Environment+GroupCommit.swift).
+///   and its sync (`groupedWrite`, Environment+GroupCommit.swift).
+/// - Every write transaction is journaled, and LMDB itself never syncs: a commit is
+///   durable once its journal record is, and checkpoints sync the data file
+///   (Environment+Journal.swift, which also recovers a database after a crash).
 ///
 /// Write closures may run more than once (after a map growth), so they must compute
 /// everything they write from the transaction they are given.
@@ -375,7 +378,8 @@ package final class Environment: @unchecked Sendable {
   /// again, so `body` must derive everything from the transaction it is given.
   ///
   /// - Parameters:
-  ///   - durable: fsync at commit (`nil`: the environment's default).
+  ///   - durable: sync the commit's journal record before returning (`nil`: the
+  ///     environment's default).
   ///   - afterCommit: runs with `body`'s result once the commit succeeded, before the
   ///     next write of this process can begin: what it reads is the state this commit
   ///     left, and it sees commits one at a time, in order (listeners use it).
