@@ -77,7 +77,7 @@ let package = Package(
     // seeded generator (the benchmark and the torture worker use it too), the JSON Schema
     // validator, running a process, damaging a data file and the repository's root.
     .target(name: "HearthTestSupport", dependencies: ["Hearth"], path: "Tests/HearthTestSupport"),
-    .testTarget(name: "HearthStorageTests", dependencies: ["HearthStorage"]),
+    .testTarget(name: "HearthStorageTests", dependencies: ["HearthStorage", "HearthTestSupport"]),
     .testTarget(name: "HearthCoreTests", dependencies: ["HearthCore", "HearthTestSupport"]),
     .testTarget(name: "HearthTests", dependencies: ["Hearth", "HearthTestSupport"]),
     .testTarget(name: "HearthFuzzingTests", dependencies: ["HearthFuzzing"]),

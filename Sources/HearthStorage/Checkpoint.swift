@@ -39,6 +39,28 @@ struct Checkpoint: Equatable {
 
   static func file(in directory: String) -> String { directory + "/" + fileName }
 
+  init(transaction: Int, pageSize: Int, meta: [UInt8], catalog: UInt32) {
+    self.transaction = transaction
+    self.pageSize = pageSize
+    self.meta = meta
+    self.catalog = catalog
+  }
+
+  /// The checkpoint of committed transaction `transaction` of the database in
+  /// `directory`: its meta page, read back from `data.mdb` (`MetaPages`).
+  init(ofTransaction transaction: Int, directory: String) throws {
+    let file = try DataFile(path: Environment.dataFile(in: directory))
+    guard let page = try MetaPages.settled(file: file).page(ofTransaction: transaction),
+      case let meta = try file.read(offset: page.index * page.pageSize, count: Checkpoint.metaBytes),
+      meta.count == Checkpoint.metaBytes
+    else {
+      throw StorageError(code: EIO, operation: "checkpoint (no meta page of transaction \(transaction) in data.mdb)")
+    }
+    self.init(
+      transaction: transaction, pageSize: page.pageSize, meta: meta,
+      catalog: try Checkpoint.catalogChecksum(meta: meta, pageSize: page.pageSize, file: file))
+  }
+
   /// The checkpoint of `directory`, or `nil` when it has none (no journaled commit was
   /// ever made there, or the file was made and its first checkpoint not yet written).
   /// It is read under the file's lock, shared, so that a checkpoint being written is read

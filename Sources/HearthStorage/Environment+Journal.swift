@@ -67,16 +67,16 @@ extension Environment {
     }
     if !pinned { return try checkpoint(env, txn, keepingPin: true) }
     let manyPagesFreed =
-      pagesFreedSinceCheckpoint >= max(Environment.checkpointPages, pagesInUse(env) / Environment.checkpointShare)
+      sinceCheckpoint.pagesFreed >= max(Environment.checkpointPages, pagesInUse(env) / Environment.checkpointShare)
     if pending {
       guard manyPagesFreed else { return }
       waitForCheckpoint()
     }
     let due =
-      requested || manyPagesFreed || journaledCommits >= Environment.checkpointCommits
-      || journalBytes >= Environment.checkpointBytes
-      || (journaledCommits > 0
-        && DispatchTime.now().uptimeNanoseconds - lastCheckpoint >= Environment.checkpointInterval)
+      requested || manyPagesFreed || sinceCheckpoint.commits >= Environment.checkpointCommits
+      || sinceCheckpoint.bytes >= Environment.checkpointBytes
+      || (sinceCheckpoint.commits > 0
+        && DispatchTime.now().uptimeNanoseconds - sinceCheckpoint.began >= Environment.checkpointInterval)
     guard due else { return }
     // The other file still holds records that no finished checkpoint covers (another
     // process's checkpoint stopped before its end): only a checkpoint in place is safe.
@@ -109,7 +109,7 @@ extension Environment {
     guard let journal else { return }
     let committed = mdb_txn_id(txn) - 1
     try check(mdb_env_sync(env, 1), "mdb_env_sync (checkpoint)")
-    try Environment.checkpoint(ofTransaction: committed, directory: path).write(in: path, fileMode: fileMode)
+    try Checkpoint(ofTransaction: committed, directory: path).write(in: path, fileMode: fileMode)
     var newPin: OpaquePointer?
     do {
       try journal.begin(generation: committed, switching: false)
@@ -119,16 +119,10 @@ extension Environment {
     } catch {
       // Records of the generation before this checkpoint would not be replayed: without
       // a pin, the next write checkpoints again before it journals anything.
-      checkpointLock.withLock {
-        if let pin { mdb_txn_abort(pin) }
-        pin = nil
-      }
+      checkpointLock.withLock { movePin(to: nil) }
       throw error
     }
-    checkpointLock.withLock {
-      if let pin { mdb_txn_abort(pin) }
-      pin = newPin
-    }
+    checkpointLock.withLock { movePin(to: newPin) }
     checkpointBegun()
     checkpoints.add(1, ordering: .relaxed)
   }
@@ -141,7 +135,7 @@ extension Environment {
   private func beginCheckpoint(_ env: OpaquePointer, _ txn: OpaquePointer) throws {
     guard let journal else { return }
     let committed = mdb_txn_id(txn) - 1
-    let checkpoint = try Environment.checkpoint(ofTransaction: committed, directory: path)
+    let checkpoint = try Checkpoint(ofTransaction: committed, directory: path)
     var newPin: OpaquePointer?
     try check(mdb_txn_begin(env, nil, UInt32(MDB_RDONLY), &newPin), "mdb_txn_begin (checkpoint pin)")
     do {
@@ -170,8 +164,7 @@ extension Environment {
       guard pendingCheckpoint?.pin == pending.pin else { return }
       pendingCheckpoint = nil
       guard written else { return mdb_txn_abort(pending.pin) }
-      if let pin { mdb_txn_abort(pin) }
-      pin = pending.pin
+      movePin(to: pending.pin)
       checkpoints.add(1, ordering: .relaxed)
     }
   }
@@ -192,31 +185,7 @@ extension Environment {
   /// Starts the counts towards the next checkpoint again.
   private func checkpointBegun() {
     checkpointLock.withLock { checkpointRequest.requested = false }
-    pagesFreedSinceCheckpoint = 0
-    journaledCommits = 0
-    journalBytes = 0
-    lastCheckpoint = DispatchTime.now().uptimeNanoseconds
-  }
-
-  /// The checkpoint of committed transaction `transaction`: its meta page, read back
-  /// from `data.mdb`.
-  static func checkpoint(ofTransaction transaction: Int, directory: String) throws -> Checkpoint {
-    let file = try DataFile(path: dataFile(in: directory))
-    let first = try file.read(offset: 0, count: Checkpoint.metaBytes)
-    let sizeField = LMDBFormat.headerSize + LMDBFormat.metaFreeRecord
-    let pageSize =
-      first.count == Checkpoint.metaBytes ? Int(UInt32(littleEndianBytes: first[sizeField..<(sizeField + 4)])) : 0
-    let id = LMDBFormat.headerSize + LMDBFormat.metaTransactionID
-    if LMDBFormat.pageSizes.contains(pageSize) {
-      for page in [first, try file.read(offset: pageSize, count: Checkpoint.metaBytes)]
-      where page.count == Checkpoint.metaBytes
-        && Int(truncatingIfNeeded: UInt64(littleEndianBytes: page[id..<(id + 8)])) == transaction
-      {
-        let catalog = try Checkpoint.catalogChecksum(meta: page, pageSize: pageSize, file: file)
-        return Checkpoint(transaction: transaction, pageSize: pageSize, meta: page, catalog: catalog)
-      }
-    }
-    throw StorageError(code: EIO, operation: "checkpoint (no meta page of transaction \(transaction) in data.mdb)")
+    sinceCheckpoint = CheckpointProgress()
   }
 
   /// Commits `txn` through the journal: appends `transaction`'s record (none when it
@@ -243,8 +212,8 @@ extension Environment {
   private func journal(_ transaction: WriteTransaction, _ txn: OpaquePointer) throws -> JournalAppend? {
     guard !transaction.record.isEmpty, let journal = try openJournal() else { return nil }
     let append = try journal.append(&transaction.record, transaction: mdb_txn_id(txn))
-    journaledCommits += 1
-    journalBytes += append.record.count
+    sinceCheckpoint.commits += 1
+    sinceCheckpoint.bytes += append.record.count
     return append
   }
 
@@ -254,7 +223,7 @@ extension Environment {
   private func settleJournal(_ append: JournalAppend?, transaction: Int, commit rc: Int32, durable: Bool) throws {
     guard let journal, let append else { return }
     if rc != MDB_SUCCESS { return journal.void(append) }
-    pagesFreedSinceCheckpoint += freedPages(by: transaction)
+    sinceCheckpoint.pagesFreed += freedPages(by: transaction)
     if durable { try journal.sync(file: append.file) }
   }
 
@@ -294,7 +263,7 @@ extension Environment {
 
   /// How many checkpoints this process made, and how many commits it journaled since its last.
   package var journalState: (checkpoints: Int, commitsSinceCheckpoint: Int) {
-    writerLock.withLock { (checkpoints.load(ordering: .relaxed), journaledCommits) }
+    writerLock.withLock { (checkpoints.load(ordering: .relaxed), sinceCheckpoint.commits) }
   }
 
   /// The final checkpoint, at close (under the gate, held exclusive, after
@@ -315,10 +284,13 @@ extension Environment {
       try? checkpoint(env, txn, keepingPin: false)
       mdb_txn_abort(txn)
     }
-    checkpointLock.withLock {
-      if let pin { mdb_txn_abort(pin) }
-      pin = nil
-    }
+    checkpointLock.withLock { movePin(to: nil) }
+  }
+
+  /// Lets the pin go and holds `newPin` instead. Called under `checkpointLock`.
+  private func movePin(to newPin: OpaquePointer?) {
+    if let pin { mdb_txn_abort(pin) }
+    pin = newPin
   }
 }
 
@@ -436,7 +408,7 @@ extension Environment {
     try check(mdb_env_sync(env, 1), "mdb_env_sync (recovery)")
     var info = MDB_envinfo()
     mdb_env_info(env, &info)
-    try checkpoint(ofTransaction: info.me_last_txnid, directory: directory).write(
+    try Checkpoint(ofTransaction: info.me_last_txnid, directory: directory).write(
       in: directory, fileMode: options.fileMode)
     try Journal(directory: directory, fileMode: options.fileMode).begin(
       generation: info.me_last_txnid, switching: false)
@@ -470,4 +442,16 @@ extension Environment {
 struct PendingCheckpoint {
   let checkpoint: Checkpoint
   let pin: OpaquePointer
+}
+
+/// What a process's commits did since its last checkpoint began: what decides when the
+/// next one is due.
+struct CheckpointProgress {
+  var commits = 0
+  /// Journal bytes they appended.
+  var bytes = 0
+  /// LMDB pages they freed (so wrote).
+  var pagesFreed = 0
+  /// When the checkpoint began (uptime, nanoseconds).
+  let began = DispatchTime.now().uptimeNanoseconds
 }

@@ -83,14 +83,8 @@ package final class Environment: @unchecked Sendable {
   /// The read transaction begun at this process's last checkpoint, which keeps LMDB from
   /// reusing that state's pages (`Environment+Journal.swift`).
   var pin: OpaquePointer?
-  /// Commits journaled since this process's last checkpoint, and when that was (uptime,
-  /// nanoseconds).
-  var journaledCommits = 0
-  var lastCheckpoint: UInt64 = 0
-  /// Pages this process's commits freed, and bytes they journaled, since its last
-  /// checkpoint began.
-  var pagesFreedSinceCheckpoint = 0
-  var journalBytes = 0
+  /// What this process's commits did since its last checkpoint began.
+  var sinceCheckpoint = CheckpointProgress()
   /// A checkpoint begun and not yet written (`Environment+Journal.swift`), and the queue
   /// that finishes it off the writers' path.
   var pendingCheckpoint: PendingCheckpoint?
@@ -294,7 +288,7 @@ package final class Environment: @unchecked Sendable {
     // environment opened on data bigger than `initialMapSize` maps exactly the data's size,
     // so a single commit by another process before the tables are open outgrows it (a
     // process opening a database while others wrote to it used to fail here).
-    let (_, txn) = try begin("mdb_dbi_open \(name)") { env, txn in
+    let (env, txn) = try begin("mdb_dbi_open \(name)") { env, txn in
       mdb_txn_begin(env, nil, create ? 0 : UInt32(MDB_RDONLY), &txn)
     }
     defer { gate.unlock() }
@@ -305,7 +299,7 @@ package final class Environment: @unchecked Sendable {
     if rc == MDB_NOTFOUND && create {
       // A new table: journaled like any change (a checkpoint first when one is due).
       do {
-        try checkpointIfDue(handle!, txn)
+        try checkpointIfDue(env, txn)
       } catch {
         mdb_txn_abort(txn)
         throw error

@@ -242,27 +242,32 @@ struct JournalRecord {
   }
 
   private(set) var bytes: [UInt8]
-  /// Whether any change was recorded (a transaction that changed nothing is not journaled).
-  private(set) var isEmpty = true
+  /// The record's headers: its own, then its body's generation and transaction.
+  private static let headersSize = Journal.recordHeaderSize + 16
 
   init() {
-    bytes = [UInt8](repeating: 0, count: Journal.recordHeaderSize + 16)
+    bytes = [UInt8](repeating: 0, count: JournalRecord.headersSize)
     bytes.reserveCapacity(2048)
   }
+
+  /// Whether no change was recorded (a transaction that changed nothing is not journaled).
+  var isEmpty: Bool { bytes.count == JournalRecord.headersSize }
 
   mutating func record(
     _ change: Change, _ table: Table, key: UnsafeRawBufferPointer? = nil, value: UnsafeRawBufferPointer? = nil
   ) {
-    isEmpty = false
     bytes.append(change.rawValue)
     bytes.append(table.isDuplicateSorted ? 1 : 0)
     bytes.append(UInt8(table.name.utf8.count))
     bytes.append(contentsOf: table.name.utf8)
-    for field in [key, value] {
-      guard let field else { continue }
-      withUnsafeBytes(of: UInt32(field.count).littleEndian) { bytes.append(contentsOf: $0) }
-      bytes.append(contentsOf: field)
-    }
+    if let key { append(key) }
+    if let value { append(value) }
+  }
+
+  /// A key or value: its length, then its bytes.
+  private mutating func append(_ field: UnsafeRawBufferPointer) {
+    withUnsafeBytes(of: UInt32(field.count).littleEndian) { bytes.append(contentsOf: $0) }
+    bytes.append(contentsOf: field)
   }
 
   /// The record ready to append, of generation `generation`, for LMDB transaction

@@ -1,4 +1,5 @@
 import Foundation
+import HearthTestSupport
 import Synchronization
 import Testing
 
@@ -20,7 +21,7 @@ import Testing
   }
 
   @Test(arguments: 0..<24) func aPowerLossKeepsEveryCommitThatReturned(seed: Int) throws {
-    var random = SeededGenerator(seed: UInt64(seed))
+    var random = SplitMix64(seed: UInt64(seed))
     let original = TemporaryDirectory()
     let crashed = TemporaryDirectory()
     var model = Model()
@@ -44,7 +45,7 @@ import Testing
       let before = model
       let change: @Sendable (WriteTransaction) throws -> Model = { txn in
         var next = before
-        var random = SeededGenerator(seed: UInt64(seed * 1000 + commit))
+        var random = SplitMix64(seed: UInt64(seed * 1000 + commit))
         for _ in 0..<Int.random(in: 1...20, using: &random) {
           let key = bytes("key\(Int.random(in: 0..<600, using: &random))")
           switch Int.random(in: 0..<4, using: &random) {
@@ -92,7 +93,7 @@ import Testing
   /// its other file while the data file is synced. A stop before the checkpoint is
   /// written finds the records up to it in one file and those after in the other.
   @Test func aPowerLossDuringACheckpointKeepsEveryCommit() throws {
-    var random = SeededGenerator(seed: 99)
+    var random = SplitMix64(seed: 99)
     let original = TemporaryDirectory()
     let crashed = TemporaryDirectory()
     let environment = try Environment.open(path: original.path)
@@ -135,7 +136,7 @@ import Testing
     let plain = try environment.table("plain")
     try environment.write { try $0.put(bytes("a"), bytes("1"), in: plain) }
     try environment.write { try $0.put(bytes("b"), bytes("2"), in: plain) }
-    var random = SeededGenerator(seed: 7)
+    var random = SplitMix64(seed: 7)
     try crash(original.path, into: crashed.path, synced: nil, random: &random)
     // The last record cut in the middle: its commit never returned.
     let journal = Journal.files(in: crashed.path)[0]
@@ -338,7 +339,7 @@ import Testing
   /// have left it on disk: with `synced` (the data file as the last checkpoint synced
   /// it), each page is the synced or the current one at random, the file as long as the
   /// synced one or longer, and each meta page synced, current or torn.
-  private func crash(_ source: String, into target: String, synced: Data?, random: inout SeededGenerator) throws {
+  private func crash(_ source: String, into target: String, synced: Data?, random: inout SplitMix64) throws {
     try FileManager.default.createDirectory(atPath: target, withIntermediateDirectories: true)
     for name in Journal.fileNames + [Checkpoint.fileName] {
       try FileManager.default.copyItem(atPath: source + "/" + name, toPath: target + "/" + name)
