@@ -159,12 +159,11 @@ extension Environment {
         }
         continue
       }
-      let outcome = Result { try commitJournaled(transaction, txn, durable: true) }
-      gate.unlock()
       let rc: Int32
-      switch outcome {
-      case .success(let code): rc = code
-      case .failure(let error): return failAll(error)
+      do {
+        rc = try commitJournaled(transaction, txn, durable: true)
+      } catch {
+        return failAll(error)
       }
       if rc == MDB_MAP_FULL {
         do { try grow() } catch { return failAll(error) }

@@ -189,9 +189,14 @@ extension Environment {
   }
 
   /// Commits `txn` through the journal: appends `transaction`'s record (none when it
-  /// changed nothing), commits LMDB without syncing, then voids the record when the
-  /// commit failed or, for a `durable` commit that succeeded, syncs it. Returns LMDB's
-  /// code for the commit. A journal error before the commit aborts `txn` and is thrown.
+  /// changed nothing), commits LMDB without syncing and releases the gate (which `begin`
+  /// took), then voids the record when the commit failed or, for a `durable` commit that
+  /// succeeded, syncs it. Returns LMDB's code for the commit. A journal error before the
+  /// commit aborts `txn`, releases the gate and is thrown.
+  ///
+  /// What follows the commit runs without the gate: counting the pages it freed begins
+  /// a read, which may have to adopt a map another process grew, and that waits until
+  /// no transaction of this process holds the gate.
   func commitJournaled(_ transaction: WriteTransaction?, _ txn: OpaquePointer, durable: Bool) throws -> Int32 {
     let id = mdb_txn_id(txn)
     let append: JournalAppend?
@@ -199,9 +204,11 @@ extension Environment {
       append = try transaction.flatMap { try journal($0, txn) }
     } catch {
       mdb_txn_abort(txn)
+      gate.unlock()
       throw error
     }
     let rc = mdb_txn_commit(txn)
+    gate.unlock()
     try settleJournal(append, transaction: id, commit: rc, durable: durable)
     return rc
   }

@@ -291,7 +291,11 @@ package final class Environment: @unchecked Sendable {
     let (env, txn) = try begin("mdb_dbi_open \(name)") { env, txn in
       mdb_txn_begin(env, nil, create ? 0 : UInt32(MDB_RDONLY), &txn)
     }
-    defer { gate.unlock() }
+    func abort(_ error: any Error) -> any Error {
+      mdb_txn_abort(txn)
+      gate.unlock()
+      return error
+    }
     var dbi = MDB_dbi()
     let flags: UInt32 = duplicateSort ? UInt32(MDB_DUPSORT) : 0
     var rc = mdb_dbi_open(txn, name, flags, &dbi)
@@ -301,17 +305,13 @@ package final class Environment: @unchecked Sendable {
       do {
         try checkpointIfDue(env, txn)
       } catch {
-        mdb_txn_abort(txn)
-        throw error
+        throw abort(error)
       }
       rc = mdb_dbi_open(txn, name, flags | UInt32(MDB_CREATE), &dbi)
       creation = WriteTransaction(txn)
       creation?.record.record(.createTable, Table(name: name, dbi: dbi, isDuplicateSorted: duplicateSort))
     }
-    guard rc == MDB_SUCCESS else {
-      mdb_txn_abort(txn)
-      throw StorageError(code: rc, operation: "mdb_dbi_open \(name)")
-    }
+    guard rc == MDB_SUCCESS else { throw abort(StorageError(code: rc, operation: "mdb_dbi_open \(name)")) }
     try check(try commitJournaled(creation, txn, durable: syncsOnCommit), "mdb_txn_commit (open \(name))")
     let table = Table(name: name, dbi: dbi, isDuplicateSorted: duplicateSort)
     tables[name] = table
@@ -417,9 +417,7 @@ package final class Environment: @unchecked Sendable {
         try grow()
         continue
       }
-      let outcome = Result { try commitJournaled(transaction, txn, durable: durable ?? syncsOnCommit) }
-      gate.unlock()
-      let commit = try outcome.get()
+      let commit = try commitJournaled(transaction, txn, durable: durable ?? syncsOnCommit)
       if commit == MDB_MAP_FULL {
         try grow()
         continue

@@ -71,19 +71,20 @@ final class Journal: @unchecked Sendable {
 
   deinit { for descriptor in descriptors { Foundation.close(descriptor) } }
 
-  /// The generation in file `index`'s header, or -1 when it has none.
+  /// The generation in file `index`'s header, or -1 when it has none. Read before every
+  /// append, so into the stack rather than an array.
   private func headerGeneration(_ index: Int) -> Int {
-    var header = [UInt8](repeating: 0, count: 16)
-    let count = header.withUnsafeMutableBytes { pread(descriptors[index], $0.baseAddress!, 16, 0) }
-    guard count == 16, header.prefix(8).elementsEqual(Journal.magic) else { return -1 }
-    return Int(truncatingIfNeeded: UInt64(littleEndianBytes: header[8..<16]))
+    var header: (magic: UInt64, generation: UInt64) = (0, 0)
+    let count = withUnsafeMutableBytes(of: &header) { pread(descriptors[index], $0.baseAddress!, 16, 0) }
+    let magic = Journal.magic.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+    guard count == 16, header.magic == magic else { return -1 }
+    return Int(truncatingIfNeeded: UInt64(littleEndian: header.generation))
   }
 
   /// The current generation (the later of the two headers'), and the file it is in.
   var currentGeneration: (file: Int, generation: Int) {
-    let generations = [headerGeneration(0), headerGeneration(1)]
-    let file = generations[1] > generations[0] ? 1 : 0
-    return (file, generations[file])
+    let (first, second) = (headerGeneration(0), headerGeneration(1))
+    return second > first ? (1, second) : (0, first)
   }
 
   /// Finds where the next record of transaction `transaction` goes: the end of the
@@ -121,11 +122,10 @@ final class Journal: @unchecked Sendable {
       }
       written += count
     }
-    defer {
-      end += bytes.count
-      lastTransaction = transaction
-    }
-    return JournalAppend(record: bytes, file: current, offset: end)
+    let offset = end
+    end += bytes.count
+    lastTransaction = transaction
+    return JournalAppend(record: bytes, file: current, offset: offset)
   }
 
   /// Marks `append`'s record void: its commit failed, and recovery must not apply it.
