@@ -1,17 +1,18 @@
 import Synchronization
 
-/// The plans that counts chose by their shape alone, kept so that the next count of that
-/// shape builds only the chosen plan (its key ranges, from its own values) instead of
-/// every candidate: a count of 50 distinct keys spent 63k instructions planning and 21k
-/// counting.
+/// The plans that queries and counts chose by their shape alone, kept so that the next
+/// run of that shape builds only the chosen plan (its key ranges, from its own values)
+/// instead of every candidate: a count of 50 distinct keys spent 63k instructions planning
+/// and 21k counting; a collection-group query for 20 posts spent 9k of its 130k choosing
+/// its one index among the group's, and spends 6.5k with the choice kept.
 ///
 /// A count takes the one candidate whose keys alone answer it, when there is one
-/// (`QueryExecution.countFromIndexes`); which candidates those are depends on the shape
-/// alone, so the choice is kept. When several or none answer it, the planner weighs
+/// (`QueryExecution.countFromIndexes`); a query takes a declared index that serves it in
+/// order under a limit, or the only candidate of a collection group. Which those are
+/// depends on the shape alone, so the choice is kept (counts' apart from queries': a count
+/// prefers plans a query of its shape may not). When several fit, the planner weighs
 /// estimates (entries counted or sampled), which depend on the data: that choice is made
-/// afresh every time. Other queries are not cached: their plan is either a declared index
-/// that serves them under a limit, found without weighing and as cheaply as a look-up
-/// here, or weighed.
+/// afresh every time.
 ///
 /// The shape holds everything the choice depends on: the collection ID and scope
 /// (indexes and field overrides are declared by collection ID), each filter's field,
@@ -20,17 +21,19 @@ import Synchronization
 /// on `__name__` and those with value lists (`in`, `not-in`, `array-contains-any`) make
 /// plans whose form depends on their values (how many IDs fall in the collection, how
 /// many distinct keys a list gives), and are not cached. A plan built from a kept choice
-/// is still checked: the candidate must fit the count's values (else the plan is chosen
-/// afresh), and the count still checks that the plan's keys answer it, so a choice could
-/// only ever cost the count its speed, never its result. Choices belong to one version of
-/// the index catalog, and are only learnt in read-only transactions, which see committed
-/// catalogs alone: a write transaction's catalog may be rolled back and its version
-/// number given to another.
+/// is still checked: the candidate must fit the run's values (else the plan is chosen
+/// afresh), a count still checks that the plan's keys answer it, and every plan finds a
+/// superset of the matches, so a choice could only ever cost a run its speed, never its
+/// result. Choices belong to one version of the index catalog, and are only learnt in
+/// read-only transactions, which see committed catalogs alone: a write transaction's
+/// catalog may be rolled back and its version number given to another.
 final class PlanCache: Sendable {
   struct Shape: Hashable {
     var collectionID: String
     var scope: IndexDefinition.Scope
     var limited: Bool
+    /// Counts prefer plans whose keys answer them; queries may choose another.
+    var counting: Bool
     var order: [OrderBy]
     var filters: [Filter]
 
@@ -47,6 +50,7 @@ final class PlanCache: Sendable {
       hasher.combine(collectionID.utf8.count)
       hasher.combine(scope == .collection)
       hasher.combine(limited)
+      hasher.combine(counting)
       for orderBy in order {
         hasher.combine(orderBy.field.segments.last?.utf8.count ?? 0)
         hasher.combine(orderBy.descending)
@@ -60,7 +64,8 @@ final class PlanCache: Sendable {
 
     /// The shape of a conjunction, or `nil` when its plans depend on more than the shape.
     init?(
-      _ filters: [FieldFilter], collectionID: String, scope: IndexDefinition.Scope, order: [OrderBy], limited: Bool
+      _ filters: [FieldFilter], collectionID: String, scope: IndexDefinition.Scope, order: [OrderBy], limited: Bool,
+      counting: Bool
     ) {
       let valueShaped = filters.contains { filter in
         filter.field.isDocumentID || filter.op == .in || filter.op == .notIn || filter.op == .arrayContainsAny
@@ -69,6 +74,7 @@ final class PlanCache: Sendable {
       self.collectionID = collectionID
       self.scope = scope
       self.limited = limited
+      self.counting = counting
       self.order = order
       self.filters = filters.map {
         Filter(field: $0.field, op: $0.op, matchable: QueryMatcher.isMatchable($0.value))
@@ -118,7 +124,7 @@ final class PlanCache: Sendable {
 }
 
 extension DocumentStore {
-  /// The plans this store's counts chose by shape, made at the first count.
+  /// The plans this store's queries and counts chose by shape, made at the first run.
   var planCache: PlanCache {
     planCacheSlot.withLock { slot in
       if let cache = slot as? PlanCache { return cache }

@@ -100,7 +100,7 @@ final class QueryExecution {
     let indexes = try reader.store.catalog.current(in: txn)
     let planner = QueryPlanner(
       txn: txn, tables: tables, order: order.orderBys, limit: query.limit, indexes: indexes, preferring: preferring,
-      cache: preferring == nil || txn is WriteTransaction ? nil : reader.store.planCache)
+      cache: txn is WriteTransaction ? nil : reader.store.planCache)
     if requireIndexes {
       for conjunction in conjunctions {
         if let missing = planner.missingIndex(conjunction, target: query.target, indexes: indexes) {

@@ -69,8 +69,8 @@ struct QueryPlanner {
   static let sampleLimit = 100
   static let large = 1_000_000
 
-  /// The choices counts made by shape (`PlanCache`); `nil` for other plans, and in a write
-  /// transaction, whose index catalog may not be committed.
+  /// The choices made by shape (`PlanCache`); `nil` in a write transaction, whose index
+  /// catalog may not be committed.
   var cache: PlanCache? = nil
 
   /// The best plan for one collection.
@@ -192,7 +192,9 @@ struct QueryPlanner {
     -> PlanCache.Shape?
   {
     guard cache != nil else { return nil }
-    return PlanCache.Shape(filters, collectionID: collectionID, scope: scope, order: order, limited: limit != nil)
+    return PlanCache.Shape(
+      filters, collectionID: collectionID, scope: scope, order: order, limited: limit != nil,
+      counting: preferring != nil)
   }
 
   /// Which candidate `plan` is.

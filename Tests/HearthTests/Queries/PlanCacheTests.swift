@@ -4,7 +4,8 @@ import HearthTestSupport
 import Testing
 
 // A count keeps the plan its shape chose (the one candidate whose keys alone answer it)
-// and builds only that plan for the next count of the shape. What must hold: a kept plan
+// and builds only that plan for the next count of the shape; a query keeps the declared
+// index its shape alone chose, apart from the counts' choices. What must hold: a kept plan
 // never outlives the index catalog it was chosen under, and shapes that differ in
 // anything a plan depends on (an operator, a value that cannot match, a limit, the
 // order) never share one — whatever order the counts run in, each is planned and
@@ -14,6 +15,11 @@ import Testing
 struct PlanCacheTests {
   private static let composite = """
     {"indexes": [{"collectionGroup": "items", "queryScope": "COLLECTION",
+      "fields": [{"fieldPath": "k", "order": "ASCENDING"}, {"fieldPath": "v", "order": "ASCENDING"}]}]}
+    """
+
+  private static let groupComposite = """
+    {"indexes": [{"collectionGroup": "items", "queryScope": "COLLECTION_GROUP",
       "fields": [{"fieldPath": "k", "order": "ASCENDING"}, {"fieldPath": "v", "order": "ASCENDING"}]}]}
     """
 
@@ -118,5 +124,70 @@ struct PlanCacheTests {
     }
     #expect(forward["tags contains null"]?.0 == 0)
     #expect(forward["v >= 3 limit 5"]?.0 == 5)
+  }
+
+  @Test func queriesPlanAndAnswerAloneWhateverRanBefore() throws {
+    // Each query beside a count of its shape (whose choice prefers plans that count from
+    // keys), in two orders: a query's results and plan must not depend on which ran first.
+    func run(_ reversed: Bool) throws -> [String: ([String], String)] {
+      try withDatabase(settings: relaxed) { db in
+        try populate(db)
+        try db.declareIndexes(json: Self.composite)
+        try db.declareIndexes(json: Self.groupComposite)
+        var seen: [String: ([String], String)] = [:]
+        let all =
+          counts(db) + [
+            (
+              "k == 1 order v desc limit 3",
+              db.collection("box/a/items").whereField("k", isEqualTo: 1)
+                .order(by: "v", descending: true).limit(to: 3)
+            ),
+            (
+              "group k == 2 order v limit 4",
+              db.collectionGroup("items").whereField("k", isEqualTo: 2)
+                .order(by: "v").limit(to: 4)
+            ),
+          ]
+        for (label, query) in reversed ? all.reversed() : all {
+          if reversed { _ = try count(query) }
+          let first = try query.getDocuments().documents.map(\.documentID)
+          let planned = try query.explain()
+          if !reversed { _ = try count(query) }
+          let second = try query.getDocuments().documents.map(\.documentID)
+          let kept = try query.explain()
+          #expect(first == second, "\(label)")
+          #expect(planned.plan == kept.plan, "\(label)")
+          seen[label] = (first, planned.plan)
+        }
+        return seen
+      }
+    }
+    let forward = try run(false)
+    let backward = try run(true)
+    for (label, (documents, plan)) in forward {
+      let other = try #require(backward[label])
+      #expect(other.0 == documents, "\(label)")
+      #expect(other.1 == plan, "\(label)")
+    }
+    #expect(forward["k == 1 order v desc limit 3"]?.0.count == 3)
+    #expect(forward["group k == 2 order v limit 4"]?.1.contains("collection-group index") == true)
+  }
+
+  @Test func aQueryKeepsNoPlanPastItsIndex() throws {
+    try withDatabase(settings: relaxed) { db in
+      try populate(db)
+      try db.declareIndexes(json: Self.groupComposite)
+      let query = db.collectionGroup("items").whereField("k", isEqualTo: 1).order(by: "v").limit(to: 5)
+      let expected = ["d10", "d40", "d1", "d31", "d22"]
+      for _ in 0..<3 {
+        #expect(try query.getDocuments().documents.map(\.documentID) == expected)
+        #expect(try query.explain().plan.contains("collection-group index"))
+      }
+      try db.dropIndexes(json: Self.groupComposite)
+      #expect(try query.getDocuments().documents.map(\.documentID) == expected)
+      #expect(try !query.explain().plan.contains("collection-group index"))
+      try db.declareIndexes(json: Self.groupComposite)
+      #expect(try query.explain().plan.contains("collection-group index"))
+    }
   }
 }
