@@ -12,6 +12,12 @@ struct Candidate {
   /// Its index entry's bytes that order it among the entries of its plan's other ranges,
   /// when its stream is merged with them by key (see `SortKey`).
   var sortKey: SortKey? = nil
+  /// The collection of a document not read yet (`document` then holds its key alone, and
+  /// `bytes` nothing): a merge by key orders its entries by their bytes, so each range's
+  /// next document is read only when the merge takes it, not when it waits in the heap
+  /// (an `in` of 30 values under a limit of 20 read one more document a value than it
+  /// returned).
+  var unread: CollectionNumber? = nil
 }
 
 /// Where an index entry stands among the entries of its plan's other ranges: its key past

@@ -17,8 +17,13 @@ extension QueryExecution {
   /// fields the caller reads of a document its entry proves; when it meets a cut key's
   /// document, which only fields can order, it decodes them here.
   private func orderable(_ candidate: Candidate) throws -> QueryDocument {
-    guard candidate.sortKey != nil, candidate.enforced else { return candidate.document }
     let key = candidate.document.key
+    if let number = candidate.unread {
+      // Read now, beside the cut key's (and again if the merge takes it); a document
+      // gone is skipped when taken.
+      return try load(key, number: number, enforced: true, merged: true)?.document ?? candidate.document
+    }
+    guard candidate.sortKey != nil, candidate.enforced else { return candidate.document }
     return QueryDocument(key: key, fields: try decode(candidate.bytes, key, mergeProjection))
   }
 
@@ -189,20 +194,18 @@ extension QueryExecution {
           entry = read
         }
         let cut = FieldIndex.mayBeTruncated(entry.key)
-        // A whole key orders its entry by bytes when the merge compares them; its
-        // document then needs no order-by fields.
-        let sortKeyStart = cut ? nil : stream.sortKeyStart
-        guard let (key, number) = try name(entry.value),
-          var candidate = try load(
-            key, number: number, enforced: stream.enforced && !cut, merged: stream.merged && sortKeyStart == nil)
-        else { continue }
-        guard cut else {
-          if let sortKeyStart {
-            let ordered = UnsafeRawBufferPointer(rebasing: entry.key[min(sortKeyStart, entry.key.count)...])
-            candidate.sortKey = SortKey(ordered: ordered, name: entry.value)
-          }
-          return candidate
+        guard let (key, number) = try name(entry.value) else { continue }
+        // A whole key orders its entry by bytes when the merge compares them: its document
+        // is read when the merge takes it, and then needs no order-by fields.
+        if !cut, let sortKeyStart = stream.sortKeyStart {
+          let ordered = UnsafeRawBufferPointer(rebasing: entry.key[min(sortKeyStart, entry.key.count)...])
+          return Candidate(
+            document: QueryDocument(key: key, fields: [:]), bytes: UnsafeRawBufferPointer(start: nil, count: 0),
+            enforced: stream.enforced, sortKey: SortKey(ordered: ordered, name: entry.value), unread: number)
         }
+        guard let candidate = try load(key, number: number, enforced: stream.enforced && !cut, merged: stream.merged)
+        else { continue }
+        guard cut else { return candidate }
         // A cut key may stand for several values: its documents are ordered before use.
         var group = [candidate]
         while let read = try walker.next() {
@@ -270,6 +273,12 @@ extension QueryExecution {
       if mayRepeat {
         guard candidate.document.key != previous else { continue }
         previous = candidate.document.key
+      }
+      if let number = candidate.unread {
+        guard let read = try load(candidate.document.key, number: number, enforced: candidate.enforced) else {
+          continue
+        }
+        candidate = read
       }
       if !candidate.enforced || !provenEnough {
         guard accepts(candidate.document, enforced: candidate.enforced) else { continue }
