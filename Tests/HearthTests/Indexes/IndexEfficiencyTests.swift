@@ -84,6 +84,26 @@ import Testing
     }
   }
 
+  /// `array-contains-any` merges one range a value by document name; a document met under
+  /// several values is read once, and only the documents returned are read.
+  @Test func anArrayContainsAnyReadsEachDocumentReturnedOnce() throws {
+    try withDatabase(settings: relaxed) { db in
+      let batch = db.batch()
+      for index in 0..<200 {
+        batch.setData(
+          ["tags": ["t\(index % 5)", "t\((index + 1) % 5)"]],
+          forDocument: db.document(String(format: "tagged/d%03d", index)))
+      }
+      try batch.commit()
+      let query = db.collection("tagged").whereField("tags", arrayContainsAny: ["t1", "t2", "t3"]).limit(to: 10)
+      let expected = (0..<200).filter { $0 % 5 != 4 }.prefix(10).map { String(format: "d%03d", $0) }
+      let explanation = try query.explain()
+      #expect(explanation.resultsReturned == 10)
+      #expect(explanation.documentsRead == 10, "\(explanation)")
+      #expect(try query.getDocuments().documents.map(\.documentID) == expected)
+    }
+  }
+
   @Test func aRangeWithALimitReadsOneEntryPastIt() throws {
     let query = Self.feed.collection("feed").whereField("likes", isGreaterThanOrEqualTo: 500)
       .whereField("likes", isLessThan: 5000).limit(to: 50)
