@@ -34,15 +34,20 @@ while [ $# -gt 0 ]; do
 done
 [ ${#targets[@]} -gt 0 ] || targets=("${all[@]}")
 
+sanitizers="${HEARTH_FUZZ_SANITIZE:-fuzzer,address}"
+# SwiftPM's `--sanitize fuzzer` also links each target without a main of its own; but two
+# `--sanitize` options reach swiftc as two `-sanitize=` flags, of which it keeps the last
+# (ASan without coverage, or coverage without ASan, as SwiftPM orders them): so swiftc
+# gets every sanitizer in one flag, after SwiftPM's.
 sanitize=()
-IFS=, read -r -a sanitizers <<< "${HEARTH_FUZZ_SANITIZE:-fuzzer,address}"
-for sanitizer in "${sanitizers[@]}"; do sanitize+=(--sanitize "$sanitizer"); done
+if [[ ",$sanitizers," == *,fuzzer,* ]]; then sanitize+=(--sanitize fuzzer); fi
+sanitize+=(-Xswiftc "-sanitize=$sanitizers")
 # -num-threads 1: with more threads, this toolchain's whole-module optimization emits no
 # coverage instrumentation at all (libFuzzer would run blind); SwiftPM passes the job count.
 build=(swift build -c release --build-path .build/fuzz "${sanitize[@]}" -Xswiftc -DFUZZING
   -Xswiftc -num-threads -Xswiftc 1)
 for target in "${targets[@]}"; do
-  echo "== building fuzz-$target (${HEARTH_FUZZ_SANITIZE:-fuzzer,address})"
+  echo "== building fuzz-$target ($sanitizers)"
   mkdir -p .build/fuzz
   # ld.gold warns about every ASan helper symbol it cannot export: noise, not problems.
   if ! "${build[@]}" --product "fuzz-$target" > .build/fuzz/build.log 2>&1; then
@@ -51,10 +56,15 @@ for target in "${targets[@]}"; do
     exit 1
   fi
   grep -v -e "Cannot export local symbol" -e '^\[' .build/fuzz/build.log || true
-  # Without coverage instrumentation libFuzzer would run blind: refuse such a binary.
-  if [[ ",${HEARTH_FUZZ_SANITIZE:-fuzzer}," == *,fuzzer,* ]] \
-    && ! nm ".build/fuzz/release/fuzz-$target" 2>/dev/null | grep __sancov_cntrs > /dev/null; then
+  # Without coverage instrumentation libFuzzer would run blind, and without ASan's checks
+  # a memory error would pass unseen: refuse such a binary.
+  symbols=$(nm ".build/fuzz/release/fuzz-$target" 2>/dev/null || true)
+  if [[ ",$sanitizers," == *,fuzzer,* ]] && ! grep -q __sancov_cntrs <<< "$symbols"; then
     echo "fuzz.sh: fuzz-$target has no coverage instrumentation; rm -rf .build/fuzz and run again" >&2
+    exit 1
+  fi
+  if [[ ",$sanitizers," == *,address,* ]] && ! grep -q __asan_report <<< "$symbols"; then
+    echo "fuzz.sh: fuzz-$target has no AddressSanitizer checks; rm -rf .build/fuzz and run again" >&2
     exit 1
   fi
 done
