@@ -66,8 +66,10 @@ extension Environment {
       (pin != nil, pendingCheckpoint != nil, checkpointRequest.requested)
     }
     if !pinned { return try checkpoint(env, txn, keepingPin: true) }
+    // The file's size is looked up only past the least (this runs before every write).
+    let freed = sinceCheckpoint.pagesFreed
     let manyPagesFreed =
-      sinceCheckpoint.pagesFreed >= max(Environment.checkpointPages, pagesInUse(env) / Environment.checkpointShare)
+      freed >= Environment.checkpointPages && freed >= pagesInUse(env) / Environment.checkpointShare
     if pending {
       guard manyPagesFreed else { return }
       waitForCheckpoint()
