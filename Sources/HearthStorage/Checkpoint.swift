@@ -76,19 +76,23 @@ struct Checkpoint: Equatable {
       throw StorageError(code: errno, operation: "open \(path)")
     }
     defer { close(descriptor) }
-    while flock(descriptor, LOCK_SH) != 0 {
-      guard errno == EINTR else { throw StorageError(code: errno, operation: "flock \(path)") }
-    }
-    var bytes = [UInt8](repeating: 0, count: 2 * slotSize)
-    let count = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress!, $0.count, 0) }
+    try waitForLock(descriptor, LOCK_SH, path: path)
+    let (count, slots) = readSlots(descriptor)
     guard count >= 0 else { throw StorageError(code: errno, operation: "read \(path)") }
     if count == 0 { return nil }
-    let slots = [0, slotSize].compactMap { decode(bytes[$0..<max($0, min($0 + recordSize, count))]) }
-    guard let newest = slots.max(by: { $0.transaction < $1.transaction }) else {
+    guard let newest = slots.compactMap({ $0 }).max(by: { $0.transaction < $1.transaction }) else {
       throw StorageDamage(
         Environment.fileFault(path, problem: "checkpoint.hearth is damaged: the journal cannot be replayed"))
     }
     return newest
+  }
+
+  /// The bytes read of the file's two slots (`pread`'s count: -1 when it failed), and the
+  /// checkpoint each slot holds (`nil` when it holds no whole one).
+  private static func readSlots(_ descriptor: Int32) -> (count: Int, slots: [Checkpoint?]) {
+    var bytes = [UInt8](repeating: 0, count: 2 * slotSize)
+    let count = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress!, $0.count, 0) }
+    return (count, [0, slotSize].map { decode(bytes[$0..<max($0, min($0 + recordSize, count))]) })
   }
 
   /// The checkpoint in one slot's bytes, or `nil` when they are not a whole one.
@@ -125,14 +129,8 @@ struct Checkpoint: Equatable {
     defer { close(descriptor) }
     // Which slot is older is read and written under the file's lock: processes that
     // checkpoint at once take turns.
-    while flock(descriptor, LOCK_EX) != 0 {
-      guard errno == EINTR else { throw StorageError(code: errno, operation: "flock \(path)") }
-    }
-    var slots = [UInt8](repeating: 0, count: 2 * Checkpoint.slotSize)
-    let count = slots.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress!, $0.count, 0) }
-    let existing = [0, Checkpoint.slotSize].map { offset in
-      Checkpoint.decode(slots[offset..<max(offset, min(offset + Checkpoint.recordSize, count))])
-    }
+    try waitForLock(descriptor, LOCK_EX, path: path)
+    let existing = Checkpoint.readSlots(descriptor).slots
     // Over the slot that does not hold the newest checkpoint.
     let newer = existing[0].map { first in existing[1].map { first.transaction >= $0.transaction } ?? true } ?? false
     let offset = newer ? Checkpoint.slotSize : 0

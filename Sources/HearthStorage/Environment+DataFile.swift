@@ -114,12 +114,11 @@ final class CreationLock {
       let code = errno
       throw StorageError(code: code, operation: "open \(directory)\(Environment.accessDetail(directory, code: code))")
     }
-    while flock(descriptor, LOCK_EX) != 0 {
-      guard errno == EINTR else {
-        let code = errno
-        release()
-        throw StorageError(code: code, operation: "flock \(directory)")
-      }
+    do {
+      try waitForLock(descriptor, LOCK_EX, path: directory)
+    } catch {
+      release()
+      throw error
     }
   }
 

@@ -23,12 +23,11 @@ package final class OpenLock: @unchecked Sendable {
       throw StorageError(
         code: code, operation: "open \(lockFile(in: directory))\(Environment.accessDetail(directory, code: code))")
     }
-    while flock(descriptor, LOCK_SH) != 0 {
-      guard errno == EINTR else {
-        let code = errno
-        Foundation.close(descriptor)
-        throw StorageError(code: code, operation: "flock \(lockFile(in: directory))")
-      }
+    do {
+      try waitForLock(descriptor, LOCK_SH, path: lockFile(in: directory))
+    } catch {
+      Foundation.close(descriptor)
+      throw error
     }
     return OpenLock(descriptor: descriptor)
   }
@@ -81,5 +80,13 @@ extension Environment {
     defer { free(resolved) }
     let canonical = String(cString: resolved)
     return registry.withLock { $0[canonical] != nil }
+  }
+}
+
+/// Takes `flock` `operation` (`LOCK_SH` or `LOCK_EX`) on `descriptor`, waiting while
+/// another holds it (and through interrupted waits); `path` names the file in the error.
+func waitForLock(_ descriptor: Int32, _ operation: Int32, path: String) throws(StorageError) {
+  while flock(descriptor, operation) != 0 {
+    guard errno == EINTR else { throw StorageError(code: errno, operation: "flock \(path)") }
   }
 }
