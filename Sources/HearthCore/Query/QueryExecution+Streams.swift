@@ -13,9 +13,10 @@ extension QueryExecution {
     return query.limitType == .last ? position > 0 : position < 0
   }
 
-  /// The candidate's document with its order-by fields. A merge by key decodes only the
-  /// fields the caller reads of a document its entry proves; when it meets a cut key's
-  /// document, which only fields can order, it decodes them here.
+  /// The candidate's document with its order-by fields. A merge by key leaves a document
+  /// unread, or decodes only the fields the caller reads of one its entry proves; when it
+  /// meets a cut key's document, which only fields can order, it reads or decodes them
+  /// here.
   private func orderable(_ candidate: Candidate) throws -> QueryDocument {
     let key = candidate.document.key
     if let number = candidate.unread {
