@@ -103,10 +103,13 @@ extension QueryExecution {
       // The fields after the equality prefix are the ordered ones (`fit`).
       let sortKeyStart = keyed ? prefixes[index].count : nil
       guard let (number, path) = collection else {
-        // Entries under an equality on a leading field mostly name one collection (one
-        // user's posts): each names its document faster by the bytes of the last's.
+        // Consecutive entries mostly name one collection under an equality on a leading
+        // field (one user's posts), and where only their names order them (an
+        // array-contains page: by their documents' paths); each then names its document
+        // faster by the bytes of the last's. Ordered by a field, they interleave
+        // collections, and the comparison would mostly miss.
         let pinned = declared.definition.fields.dropLast(rest.count).contains { $0.mode != .contains }
-        let last = pinned ? LastCollection() : nil
+        let last = pinned || rest.isEmpty ? LastCollection() : nil
         return CandidateStream.entries(
           walker, name: { [self] in try groupDocument(declared, $0, last) }, enforced: enforced, merged: merged,
           sortKeyStart: sortKeyStart)

@@ -14,7 +14,12 @@ import Testing
       {"collectionGroup": "posts", "queryScope": "COLLECTION",
         "fields": [{"fieldPath": "kind", "order": "ASCENDING"}, {"fieldPath": "likes", "order": "DESCENDING"}]},
       {"collectionGroup": "posts", "queryScope": "COLLECTION_GROUP",
-        "fields": [{"fieldPath": "kind", "order": "ASCENDING"}, {"fieldPath": "likes", "order": "DESCENDING"}]}]}
+        "fields": [{"fieldPath": "kind", "order": "ASCENDING"}, {"fieldPath": "likes", "order": "DESCENDING"}]},
+      {"collectionGroup": "posts", "queryScope": "COLLECTION_GROUP",
+        "fields": [{"fieldPath": "tags", "arrayConfig": "CONTAINS"}, {"fieldPath": "likes", "order": "DESCENDING"}]}],
+     "fieldOverrides": [
+      {"collectionGroup": "posts", "fieldPath": "tags",
+        "indexes": [{"arrayConfig": "CONTAINS", "queryScope": "COLLECTION_GROUP"}]}]}
     """
 
   /// IDs of 1 to 40 bytes, ASCII and not, with the bytes a key escapes or complements.
@@ -67,6 +72,35 @@ import Testing
         byLikes.filter { path in
           expected.first { $0.path == path }!.likes < 100
         })
+    }
+  }
+
+  /// An array-contains page's entries order by their documents' paths, so that each
+  /// names its document by the bytes of the last entry's collection when it shares it.
+  /// Beside such entries: a document of a subcollection of the last one's document, of a
+  /// collection whose parent's ID extends the last's, and of other parents between them,
+  /// each named whole; under an ordered field, collections interleave.
+  @Test func groupContainsEntriesNameDocumentsBesideTheLastOnesCollection() throws {
+    try withDatabase(settings: relaxedRequiringIndexes) { db in
+      try db.declareIndexes(json: Self.indexes)
+      let paths = [
+        "users/a/posts/p", "users/a/posts/p/posts/x", "users/a/posts/p/posts/x/posts/y", "users/a/posts/p2",
+        "users/a/posts/q", "users/a/posts/ü", "users/a/posts/ü/posts/p", "users/ab/posts/p", "users/ab/posts/p0",
+        "users/b/posts/a", "users/b/posts/abcdefghijabcdefghij", "users/ü/posts/p",
+      ]
+      let batch = db.batch()
+      for (likes, path) in paths.enumerated() {
+        batch.setData(["tags": ["t", "u"], "likes": likes], forDocument: db.document(path))
+      }
+      batch.setData(["tags": ["u"], "likes": 99], forDocument: db.document("users/a/posts/p1"))
+      try batch.commit()
+      let tagged = db.collectionGroup("posts").whereField("tags", arrayContains: "t")
+      expectPaths(tagged, paths)
+      expectPaths(tagged.limit(to: 4), Array(paths.prefix(4)))
+      expectPaths(tagged.order(by: "likes", descending: true), paths.reversed())
+      expectPaths(
+        db.collectionGroup("posts").whereField("tags", arrayContains: "u"),
+        Array(paths.prefix(3)) + ["users/a/posts/p1"] + paths.dropFirst(3))
     }
   }
 }
