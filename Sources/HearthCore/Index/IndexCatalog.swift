@@ -92,22 +92,31 @@ struct IndexSet: Sendable {
 
 /// Reads the index catalog from the `meta` table (`indexCatalog` and `indexVersion`, see
 /// `KeyLayout`), keeping the last one read: a transaction pays one small read to learn
-/// whether another process (or thread) declared indexes since.
+/// whether another process (or thread) declared indexes since, and a read transaction
+/// of the state the last one was read in (LMDB's transaction ID names the state) pays
+/// none — reads between two commits, as a run of queries, read it once.
 final class IndexCatalog: Sendable {
   private let tables: Tables
-  private let cached = Mutex<IndexSet>(.empty)
+  /// The last catalog read, and the ID of the state a read transaction read it in.
+  private let cached = Mutex<(set: IndexSet, state: Int?)>((.empty, nil))
 
   init(tables: Tables) { self.tables = tables }
 
   func current(in txn: ReadTransaction) throws -> IndexSet {
-    let version = try txn.get(KeyLayout.MetaKey.indexVersion, in: tables.meta).flatMap(KeyLayout.readBigEndian) ?? 0
+    // A write transaction may have changed the catalog itself (a group's earlier commit).
+    let state = txn is WriteTransaction ? nil : txn.id
     let known = cached.withLock { $0 }
-    if known.version == version { return known }
+    if let state, known.state == state { return known.set }
+    let version = try txn.get(KeyLayout.MetaKey.indexVersion, in: tables.meta).flatMap(KeyLayout.readBigEndian) ?? 0
+    if known.set.version == version {
+      if let state { cached.withLock { if $0.set.version == version { $0.state = state } } }
+      return known.set
+    }
     guard let raw = try txn.get(KeyLayout.MetaKey.indexCatalog, in: tables.meta), let text = UTF8Text.string(raw) else {
       return IndexSet(version: version)
     }
     let set = try IndexSet.parse(text, version: version)
-    if !(txn is WriteTransaction) { cached.withLock { $0 = set } }
+    if let state { cached.withLock { $0 = (set, state) } }
     return set
   }
 
@@ -121,5 +130,5 @@ final class IndexCatalog: Sendable {
   }
 
   /// Forgets the cached catalog (after a commit that changed it).
-  func remember(_ set: IndexSet) { cached.withLock { $0 = set } }
+  func remember(_ set: IndexSet) { cached.withLock { $0 = (set, nil) } }
 }
