@@ -93,6 +93,31 @@ import Testing
     }
   }
 
+  /// Once writers met in a group, the next leader waits a moment for as many requests as
+  /// the last two groups had writers (`GroupCommitQueue.gather`); a wait that runs out is
+  /// not repeated until writers meet in a group by themselves again, and a lone writer
+  /// never waits.
+  @Test func aLeaderWaitsForTheLastGroupsWritersOnlyWhileTheyKeepWriting() throws {
+    try withDurableStore { store in
+      let environment = store.environment
+      @Sendable func commitAlone(_ path: String) throws {
+        _ = try store.commit([Write(key: Self.key(path), kind: .set(["n": .integer(1)]))])
+      }
+      for index in 0..<5 { try commitAlone("alone/d\(index)") }
+      #expect(environment.groupGatherings == 0)
+      environment.holdNextGroup(untilQueued: 2)
+      Self.onThreads(2) { thread in
+        do { try commitAlone("pair/d\(thread)") } catch { Issue.record("thread \(thread): \(error)") }
+      }
+      // Three writers in the last two groups: this thread's next commit waits for the
+      // other two, which do not come; the commits after it do not wait.
+      let groupsBefore = environment.groupCommits.groups
+      for index in 0..<5 { try commitAlone("again/d\(index)") }
+      #expect(environment.groupGatherings == 1)
+      #expect(environment.groupCommits.groups == groupsBefore + 5)
+    }
+  }
+
   /// In a group of eight, a batch that sets a document and then creates one that exists
   /// fails with `alreadyExists` and leaves both untouched; the other seven land, in the
   /// same single transaction.
