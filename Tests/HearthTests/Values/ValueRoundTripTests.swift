@@ -179,6 +179,38 @@ import Testing
     }
   }
 
+  /// Typed arrays and maps, as `[String: Any]` literals make them (`"tags": ["a", "b"]`
+  /// is a `[String]`): read by their exact type (UserDataReader's `Shape`), they store
+  /// what their elements as `Any` would, and are refused for what those would be.
+  @Test func typedArraysAndMapsReadBackAsTheirElements() throws {
+    try withDatabase { db in
+      let doc = db.document("values/typed")
+      let data: [String: Any] = [
+        "strings": ["b", "a", "é"], "integers": [3, -1, Int.max], "doubles": [2.5, -0.0, .infinity],
+        "booleans": [true, false], "maps": [["k": 1], ["k": [1, 2]]] as [[String: Any]],
+        "stringValues": ["x": "1"], "integerValues": ["x": 1], "doubleValues": ["x": 1.5],
+        "booleanValues": ["x": true], "emptyStrings": [String](), "emptyValues": [String: Int](),
+      ]
+      try doc.setData(data)
+      let read = try #require(try doc.getDocument().data())
+      expectSame(read, data)
+      #expect(canonical((read["integers"] as? [Any])?.first) == "int:3")
+      #expect(canonical((read["doubles"] as? [Any])?.first) == canonical(2.5))
+      #expect(canonical((read["integerValues"] as? [String: Any])?["x"]) == "int:1")
+      let posts = db.collection("values")
+      #expect(try posts.whereField("integers", arrayContains: -1.0).getDocuments().count == 1)
+      #expect(try posts.whereField("strings", arrayContains: "é").getDocuments().count == 1)
+      #expect(try posts.whereField("stringValues.x", isEqualTo: "1").getDocuments().count == 1)
+
+      // A map's keys are field names still, and an array's maps may hold no sentinel.
+      #expect(throws: HearthError.self) { try doc.setData(["bad": ["": "v"] as [String: String]]) }
+      #expect(throws: HearthError.self) {
+        try doc.setData(["bad": [["at": FieldValue.serverTimestamp()]] as [[String: Any]]])
+      }
+      expectSame(try doc.getDocument().data(), data)
+    }
+  }
+
   @Test func nsNumbersMapToTheirTypes() throws {
     try withDatabase { db in
       let five = try roundTrip(NSNumber(value: 5), in: db)
