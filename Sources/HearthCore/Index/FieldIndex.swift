@@ -68,7 +68,7 @@ package enum FieldIndex {
     var keys: [[UInt8]] = []
     var names: [String] = []
     var encodedPath: [UInt8] = []
-    collect(collection, fields, overrides, names: &names, encodedPath: &encodedPath, into: &keys)
+    collect(collection.bytes, fields, overrides, names: &names, encodedPath: &encodedPath, into: &keys)
     keys.sort { KeyRange.compare($0, $1) < 0 }
     var unique: [[UInt8]] = []
     unique.reserveCapacity(keys.count)
@@ -78,9 +78,10 @@ package enum FieldIndex {
 
   /// Walks the fields, keeping the path both as names (for overrides) and as its key
   /// encoding without the end marker (extended a segment at a time, not rebuilt), and
-  /// builds each key in one buffer.
+  /// builds each key in one buffer (`collection`: the collection number's bytes, made
+  /// once for every key).
   private static func collect(
-    _ collection: CollectionNumber, _ fields: [String: Value], _ overrides: Overrides, names: inout [String],
+    _ collection: [UInt8], _ fields: [String: Value], _ overrides: Overrides, names: inout [String],
     encodedPath: inout [UInt8], into keys: inout [[UInt8]]
   ) {
     for (name, value) in fields {
@@ -97,7 +98,7 @@ package enum FieldIndex {
         var key: [UInt8] = []
         key.reserveCapacity(11 + encodedPath.count + 24)
         key.append(kind.rawValue)
-        key += collection.bytes
+        key += collection
         key += encodedPath
         key.append(0x00)
         key.append(0x00)
