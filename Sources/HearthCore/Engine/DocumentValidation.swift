@@ -18,15 +18,33 @@ package enum DocumentValidation {
     }
   }
 
-  /// Checks a field name for writes: not empty, and not beginning and ending with `__`
-  /// (which, as in the Firebase SDK, includes `__` and `___`).
+  /// Checks a field name for writes through the Swift API, as the Firebase SDK does: not
+  /// empty, and not beginning and ending with `__`, however short (`__` and `___` too).
   package static func problem(withFieldName name: String) -> String? {
-    if name.isEmpty { return "Document fields must not be empty" }
-    if name.hasPrefix("__") && name.hasSuffix("__") {
-      return "Document fields cannot begin and end with \"__\""
-    }
+    if name.isEmpty { return emptyName }
+    if beginsAndEndsWithUnderscores(name) { return reservedName }
     return nil
   }
+
+  /// Whether the backend reserves `name` (a field name or an ID), as Google's emulator
+  /// does: it begins and ends with `__` and has four bytes or more (`__.*__`), so `__`
+  /// and `___` may be stored (the Swift API refuses them first, as the SDK does).
+  package static func isReserved(_ name: String) -> Bool {
+    name.utf8.count >= 4 && beginsAndEndsWithUnderscores(name)
+  }
+
+  /// Compared by bytes, as the SDKs and the backend compare: Swift's `hasPrefix` compares
+  /// characters, and `"__\u{301}x__"` would not begin with `__` to it (the accent joins
+  /// the second underscore), though the emulator reserves it.
+  private static func beginsAndEndsWithUnderscores(_ name: String) -> Bool {
+    let bytes = name.utf8
+    guard bytes.count >= 2 else { return false }
+    let underscore = UInt8(ascii: "_")
+    return bytes.prefix(2).allSatisfy { $0 == underscore } && bytes.suffix(2).allSatisfy { $0 == underscore }
+  }
+
+  private static let emptyName = "Document fields must not be empty"
+  private static let reservedName = "Document fields cannot begin and end with \"__\""
 
   /// Firestore's vector value, a map `{"__type__": "__vector__", "value": [numbers]}`
   /// (what the clients' `Vector` writes): the one map whose field name may begin and end
@@ -47,7 +65,9 @@ package enum DocumentValidation {
     for (name, value) in fields {
       path.append(name)
       defer { path.removeLast() }
-      if let problem = problem(withFieldName: name) { throw fail(key, path, problem) }
+      // The backend's rule: this runs for every writer (the Swift API checked its own).
+      if name.isEmpty { throw fail(key, path, emptyName) }
+      if isReserved(name) { throw fail(key, path, reservedName) }
       let bytes = pathBytes + (path.count > 1 ? 1 : 0) + name.utf8.count
       if bytes > FieldPath.maxBytes, let problem = FieldPath(path).lengthProblem {
         throw HearthError.invalidArgument("Invalid data for document \(key): \(problem)")

@@ -73,10 +73,8 @@ enum BackendQueryRules {
   }
 
   /// Whether the backend reserves `name` (a field name or an ID): it begins and ends with
-  /// `__` and has four characters or more.
-  static func isReserved(_ name: String) -> Bool {
-    name.utf8.count >= 4 && name.hasPrefix("__") && name.hasSuffix("__")
-  }
+  /// `__` and has four bytes or more (`DocumentValidation.isReserved`).
+  static func isReserved(_ name: String) -> Bool { DocumentValidation.isReserved(name) }
 
   /// Google's emulator refuses to read a name with a reserved ID (one that begins and ends
   /// with `__`, four characters or more), in its words: a document, a query's or a listing's

@@ -98,6 +98,9 @@ import Testing
         // The Firebase SDK rejects every name that begins and ends with `__`, however short.
         ("__", ["__": 1]),
         ("___", ["___": 1]),
+        // Compared by bytes, as the SDK compares: an accent on the second underscore
+        // does not hide it.
+        ("__\u{301}x__", ["__\u{301}x__": 1]),
       ]
       for (label, data) in bad {
         expectHearthError(.invalidArgument, label) { try doc.setData(data) }
