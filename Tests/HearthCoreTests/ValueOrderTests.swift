@@ -138,6 +138,12 @@ import Testing
       #expect(throws: HearthError.self, "\(bad)") { try FieldPath.parse(dotted: bad) }
     }
     #expect(FieldPath(["a.b", "c", "d-e", "`x`", "_ok1"]).canonical == "`a.b`.c.`d-e`.`\\`x\\``._ok1")
+    // Read and written by scalars: an accent after a backtick, a backslash or a dot is
+    // one `Character` with it, and must not hide it.
+    #expect(try FieldPath.parse(canonical: "`\u{301}__x__`").segments == ["\u{301}__x__"])
+    #expect(try FieldPath.parse(canonical: "a.\u{301}b.`c`").segments == ["a", "\u{301}b", "c"])
+    let joined = FieldPath(["`\u{301}", "\\\u{301}", ".\u{301}", "\u{301}`"])
+    #expect(try FieldPath.parse(canonical: joined.canonical) == joined, "\(joined.canonical)")
     #expect(throws: HearthError.self) { try FieldPath([]).validate() }
     #expect(throws: HearthError.self) { try FieldPath(["a", ""]).validate() }
   }

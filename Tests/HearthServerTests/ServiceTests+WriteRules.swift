@@ -164,20 +164,20 @@ extension ServiceTests {
   }
 
   /// Field names the backend reserves, as Google's emulator takes and refuses them: those
-  /// that begin and end with `__` and have four bytes or more, compared by bytes (an accent
-  /// after the second underscore does not hide it); `__` and `___`, which the SDKs refuse
-  /// before sending, are stored.
+  /// that begin and end with `__` with something between (five bytes or more), compared by
+  /// bytes (an accent after the second underscore does not hide it); `__`, `___` and `____`,
+  /// which the SDKs refuse before sending, are stored.
   @Test func reservedFieldNamesAreTheBackendsByTheirBytes() throws {
     try withService { service in
       let d = try key("c/d")
-      for name in ["__", "___", "__x", "x__", "_\u{301}_x__", "__x_\u{301}_"] {
+      for name in ["__", "___", "____", "__x", "x__", "_\u{301}_x__", "__x_\u{301}_"] {
         #expect(throws: Never.self, "\(name.debugDescription)") {
           _ = try commit(service, [Write(key: d, kind: .set([name: .integer(1), "m": .map([name: .integer(2)])]))])
         }
         let got = try service.getDocument(FirestoreV1.GetDocumentRequest(database: Self.database, key: d))
         #expect(got.fields == [name: .integer(1), "m": .map([name: .integer(2)])], "\(name.debugDescription)")
       }
-      for name in ["__x__", "____", "__\u{301}x__"] {
+      for name in ["__x__", "_____", "__\u{301}x__", "__\u{301}__"] {
         for fields in [[name: Value.integer(1)], ["m": .map([name: .integer(1)])]] {
           let error = try #require(throws: HearthError.self) {
             try commit(service, [Write(key: d, kind: .set(fields))])

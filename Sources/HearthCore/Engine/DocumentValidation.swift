@@ -27,10 +27,11 @@ package enum DocumentValidation {
   }
 
   /// Whether the backend reserves `name` (a field name or an ID), as Google's emulator
-  /// does: it begins and ends with `__` and has four bytes or more (`__.*__`), so `__`
-  /// and `___` may be stored (the Swift API refuses them first, as the SDK does).
+  /// does: it begins and ends with `__` with something between (`__.+__`, five bytes or
+  /// more), so `__`, `___` and `____` may be stored (the Swift API refuses them first, as
+  /// the SDK does).
   package static func isReserved(_ name: String) -> Bool {
-    name.utf8.count >= 4 && beginsAndEndsWithUnderscores(name)
+    name.utf8.count >= 5 && beginsAndEndsWithUnderscores(name)
   }
 
   /// Compared by bytes, as the SDKs and the backend compare: Swift's `hasPrefix` compares

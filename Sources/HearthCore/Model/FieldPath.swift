@@ -36,9 +36,13 @@ public struct FieldPath: Hashable, Sendable, CustomStringConvertible {
   package var canonical: String {
     segments.map { segment in
       if FieldPath.isPlainIdentifier(segment) { return segment }
-      let escaped = segment.replacingOccurrences(of: "\\", with: "\\\\")
-        .replacingOccurrences(of: "`", with: "\\`")
-      return "`" + escaped + "`"
+      // By scalars: a backtick that an accent follows is one `Character` with it.
+      var escaped = String.UnicodeScalarView()
+      for scalar in segment.unicodeScalars {
+        if scalar == "\\" || scalar == "`" { escaped.append("\\") }
+        escaped.append(scalar)
+      }
+      return "`" + String(escaped) + "`"
     }.joined(separator: ".")
   }
 
@@ -135,29 +139,32 @@ public struct FieldPath: Hashable, Sendable, CustomStringConvertible {
   package static func parse(canonical string: String) throws -> FieldPath {
     guard string.utf8.contains(UInt8(ascii: "`")) else { return try parse(dotted: string) }
     var segments: [String] = []
-    var segment = ""
+    // Read by scalars, not `Character`s: an accent after a backtick, a backslash or a `.`
+    // would join it into one `Character`, and hide it (the emulator reads
+    // `` `\u{301}__x__` `` as the name `\u{301}__x__`).
+    var segment = String.UnicodeScalarView()
     var quoted = false
     var wasQuoted = false
-    var characters = string.makeIterator()
+    var scalars = string.unicodeScalars.makeIterator()
     func finish() throws {
-      if segment.isEmpty || (!wasQuoted && segment.contains(where: { "~*/[]".contains($0) })) {
+      if segment.isEmpty || (!wasQuoted && segment.contains(where: { "~*/[]".unicodeScalars.contains($0) })) {
         throw HearthError.invalidArgument(
           "Invalid field path (\(string)). Names must not be empty, and outside backticks must not contain '~', "
             + "'*', '/', '[', or ']'")
       }
-      segments.append(segment)
-      segment = ""
+      segments.append(String(segment))
+      segment = String.UnicodeScalarView()
       wasQuoted = false
     }
-    while let character = characters.next() {
-      switch character {
+    while let scalar = scalars.next() {
+      switch scalar {
       case "`":
         quoted.toggle()
         wasQuoted = true
       case "\\" where quoted:
-        if let escaped = characters.next() { segment.append(escaped) }
+        if let escaped = scalars.next() { segment.append(escaped) }
       case "." where !quoted: try finish()
-      default: segment.append(character)
+      default: segment.append(scalar)
       }
     }
     guard !quoted else {

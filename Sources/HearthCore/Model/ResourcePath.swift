@@ -123,7 +123,7 @@ package struct ResourcePath: Hashable, Sendable, CustomStringConvertible {
   private static func mayBreakARule(_ id: UnsafeBufferPointer<UInt8>) -> Bool {
     let count = id.count
     return count > maxIDBytes || (count <= 2 && id[0] == UInt8(ascii: "."))
-      || (count >= 4 && id[0] == UInt8(ascii: "_") && id[1] == UInt8(ascii: "_"))
+      || (count >= 5 && id[0] == UInt8(ascii: "_") && id[1] == UInt8(ascii: "_"))
   }
 
   /// Checks every segment and the depth of an assembled path.
@@ -141,7 +141,9 @@ package struct ResourcePath: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// Why `id` cannot be a collection or document ID, or `nil` when it can. Its bytes are
-  /// checked, as Firestore's SDKs check them (a reference is checked each time one is made).
+  /// checked, as Firestore's SDKs check them (a reference is checked each time one is made);
+  /// reserved are the backend's `__.+__`, five bytes or more (Google's emulator stores
+  /// `____`).
   package static func problem(withID id: String) -> String? {
     var text = id
     // Contiguous bytes: a string's UTF-8 view steps an index a byte (~800 instructions
@@ -152,7 +154,7 @@ package struct ResourcePath: Hashable, Sendable, CustomStringConvertible {
       let count = utf8.count
       return (
         count, utf8.contains(UInt8(ascii: "/")), utf8.allSatisfy { $0 == dot },
-        count >= 4 && utf8[0] == underscore && utf8[1] == underscore && utf8[count - 2] == underscore
+        count >= 5 && utf8[0] == underscore && utf8[1] == underscore && utf8[count - 2] == underscore
           && utf8[count - 1] == underscore
       )
     }

@@ -73,11 +73,11 @@ enum BackendQueryRules {
   }
 
   /// Whether the backend reserves `name` (a field name or an ID): it begins and ends with
-  /// `__` and has four bytes or more (`DocumentValidation.isReserved`).
+  /// `__` and has five bytes or more (`DocumentValidation.isReserved`).
   static func isReserved(_ name: String) -> Bool { DocumentValidation.isReserved(name) }
 
   /// Google's emulator refuses to read a name with a reserved ID (one that begins and ends
-  /// with `__`, four characters or more), in its words: a document, a query's or a listing's
+  /// with `__`, five bytes or more), in its words: a document, a query's or a listing's
   /// collection; no such document can be written. A document ID `__id<integer>__` (a
   /// numeric ID) may be read.
   ///
@@ -102,7 +102,7 @@ enum BackendQueryRules {
 
   /// Checks the field paths a read names (in a filter, an order, a projection, an
   /// aggregation or a document mask) against the backend's reserved names: a segment that
-  /// begins and ends with `__` (four characters or more; `__name__` alone is the
+  /// begins and ends with `__` (five bytes or more; `__name__` alone is the
   /// document's name, and `__name__` inside a path is refused by its Datastore name).
   /// Google's emulator checks this before any other rule of a query.
   ///

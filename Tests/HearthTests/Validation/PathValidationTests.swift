@@ -157,11 +157,14 @@ import Testing
       expectInvalidCollection(db.collection("__col__"), db, mentioning: ["__col__"])
       expectInvalidDocument(db.document("__col__/doc"), db, mentioning: ["__col__"])
       expectInvalidCollection(db.document("users/alice").collection("__sub__"), db, mentioning: ["__sub__"])
-      // Only IDs that both begin and end with `__` are reserved.
-      for id in ["__x", "x__", "_x_", "a__b__c"] {
+      // By bytes, and with something between (`__.+__`, as Google's emulator reserves).
+      expectInvalidDocument(db.document("users/_____"), db, mentioning: ["_____"])
+      expectInvalidDocument(db.document("users/__\u{301}__"), db, mentioning: ["reserved"])
+      // Only IDs that both begin and end with `__`, with something between, are reserved.
+      for id in ["__x", "x__", "_x_", "a__b__c", "__", "___", "____", "_\u{301}_x__"] {
         try db.collection("users").document(id).setData(["id": id])
       }
-      #expect(try db.collection("users").getDocuments().count == 4)
+      #expect(try db.collection("users").getDocuments().count == 8)
     }
   }
 
