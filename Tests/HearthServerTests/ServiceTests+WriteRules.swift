@@ -187,4 +187,37 @@ extension ServiceTests {
       }
     }
   }
+
+  /// `not-in` as Google's emulator answers it: a NaN operand equals nothing (as `in [NaN]`
+  /// matches nothing), so `not-in [NaN]` keeps the NaN field and every other that exists
+  /// and is not null, and NaN beside other operands is as if left out; a count agrees.
+  @Test func notInKeepsNaNFieldsAsTheBackendMatches() throws {
+    try withService { service in
+      let values: [String: Value] = [
+        "nan": .double(.nan), "one": .integer(1), "oneDouble": .double(1), "text": .string("a"), "null": .null,
+      ]
+      _ = try commit(service, values.map { Write(key: try key("c/\($0.key)"), kind: .set(["v": $0.value])) })
+      _ = try commit(service, [Write(key: try key("c/missing"), kind: .set(["w": .integer(1)]))])
+      func run(_ operands: [Value]) throws -> Set<String> {
+        let filter = QueryFilter.field(FieldFilter(field: FieldPath(["v"]), op: .notIn, value: .array(operands)))
+        let found = names(
+          try service.runQuery(
+            FirestoreV1.RunQueryRequest(database: Self.database, query: query("c", filters: [filter]))))
+        let counted = try service.runAggregationQuery(
+          FirestoreV1.RunAggregationQueryRequest(
+            database: Self.database,
+            query: FirestoreV1.StructuredAggregationQuery(
+              query: query("c", filters: [filter]),
+              aggregations: [FirestoreV1.Aggregation(function: .count, alias: "n")])
+          )
+        ).first?.result?["n"]
+        #expect(counted == .integer(Int64(found.count)), "\(operands)")
+        return Set(found.map { String($0.dropFirst(2)) })
+      }
+      #expect(try run([.double(.nan)]) == ["nan", "one", "oneDouble", "text"])
+      #expect(try run([.double(.nan), .integer(1)]) == ["nan", "text"])
+      #expect(try run([.integer(1)]) == ["nan", "text"])
+      #expect(try run([.double(.nan), .null]) == [])
+    }
+  }
 }

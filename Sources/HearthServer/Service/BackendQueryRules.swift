@@ -72,6 +72,26 @@ enum BackendQueryRules {
     }
   }
 
+  /// `filter` as the backend matches it, once the query is checked: a `not-in` operand
+  /// that is NaN excludes nothing, for the backend compares it as IEEE 754 does, equal to
+  /// nothing (as `in [NaN]` matches nothing), so it is dropped, and a `not-in` of NaN
+  /// alone keeps every document whose field exists and is not null (`!= null`).
+  /// HearthCore follows the mobile SDKs, which filter the backend's answer with their own
+  /// matcher, where NaN equals NaN (docs/semantics.md); server clients (Python, Node's
+  /// admin SDK) see the backend's answer, as Google's emulator gives it.
+  static func matchingAsTheBackend(_ filter: QueryFilter) -> QueryFilter {
+    switch filter {
+    case .and(let parts): return .and(parts.map(matchingAsTheBackend))
+    case .or(let parts): return .or(parts.map(matchingAsTheBackend))
+    case .field(let field):
+      guard field.op == .notIn, case .array(let elements) = field.value else { return filter }
+      let compared = elements.filter { if case .double(let number) = $0 { !number.isNaN } else { true } }
+      if compared.count == elements.count { return filter }
+      if compared.isEmpty { return .field(FieldFilter(field: field.field, op: .notEqual, value: .null)) }
+      return .field(FieldFilter(field: field.field, op: .notIn, value: .array(compared)))
+    }
+  }
+
   /// Whether the backend reserves `name` (a field name or an ID): it begins and ends with
   /// `__` and has five bytes or more (`DocumentValidation.isReserved`).
   static func isReserved(_ name: String) -> Bool { DocumentValidation.isReserved(name) }

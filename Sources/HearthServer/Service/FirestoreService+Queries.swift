@@ -178,6 +178,7 @@ extension FirestoreService {
     if !listening { try BackendQueryRules.checkNames(model) }
     try model.validateForRun(aggregating: aggregating)
     if !listening { try BackendQueryRules.checkNameScan(model) }
+    model.filters = model.filters.map(BackendQueryRules.matchingAsTheBackend)
     return model
   }
 
