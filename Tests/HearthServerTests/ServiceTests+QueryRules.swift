@@ -159,16 +159,7 @@ extension ServiceTests {
           try service.runQuery(
             FirestoreV1.RunQueryRequest(database: Self.database, query: query("c", filters: [filter]))))
       }
-      func count(_ filter: QueryFilter) throws -> Value? {
-        try service.runAggregationQuery(
-          FirestoreV1.RunAggregationQueryRequest(
-            database: Self.database,
-            query: FirestoreV1.StructuredAggregationQuery(
-              query: query("c", filters: [filter]),
-              aggregations: [FirestoreV1.Aggregation(function: .count, alias: "n")])
-          )
-        ).first?.result?["n"]
-      }
+      func count(_ filter: QueryFilter) throws -> Value? { try self.count(service, query("c", filters: [filter])) }
       for (index, (filter, message)) in refused.enumerated() {
         let queried = #expect(throws: HearthError.self, "refused case \(index)") { try run(filter) }
         #expect(queried?.code == .invalidArgument, "refused case \(index)")

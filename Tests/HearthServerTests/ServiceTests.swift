@@ -44,6 +44,17 @@ import Testing
       model: model, parent: parent, collectionID: collection, allDescendants: group, select: select, offset: offset)
   }
 
+  /// How many documents `query` matches, as a count aggregation answers.
+  func count(_ service: FirestoreService, _ query: FirestoreV1.StructuredQuery) throws -> Value? {
+    try service.runAggregationQuery(
+      FirestoreV1.RunAggregationQueryRequest(
+        database: Self.database,
+        query: FirestoreV1.StructuredAggregationQuery(
+          query: query, aggregations: [FirestoreV1.Aggregation(function: .count, alias: "n")])
+      )
+    ).first?.result?["n"]
+  }
+
   func names(_ responses: [FirestoreV1.RunQueryResponse]) -> [String] {
     responses.compactMap { $0.document?.key.path.canonical }
   }
