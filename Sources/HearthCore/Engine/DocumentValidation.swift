@@ -22,26 +22,20 @@ package enum DocumentValidation {
   /// empty, and not beginning and ending with `__`, however short (`__` and `___` too).
   package static func problem(withFieldName name: String) -> String? {
     if name.isEmpty { return emptyName }
-    if beginsAndEndsWithUnderscores(name) { return reservedName }
+    if isUnderscored(name, shortest: 2) { return reservedName }
     return nil
   }
 
   /// Whether the backend reserves `name` (a field name or an ID), as Google's emulator
-  /// does: it begins and ends with `__` with something between (`__.+__`, five bytes or
-  /// more), so `__`, `___` and `____` may be stored (the Swift API refuses them first, as
-  /// the SDK does).
+  /// does (`ResourcePath.shortestReserved`); the Swift API refuses shorter ones first, as
+  /// the SDK does.
   package static func isReserved(_ name: String) -> Bool {
-    name.utf8.count >= 5 && beginsAndEndsWithUnderscores(name)
+    isUnderscored(name, shortest: ResourcePath.shortestReserved)
   }
 
-  /// Compared by bytes, as the SDKs and the backend compare: Swift's `hasPrefix` compares
-  /// characters, and `"__\u{301}x__"` would not begin with `__` to it (the accent joins
-  /// the second underscore), though the emulator reserves it.
-  private static func beginsAndEndsWithUnderscores(_ name: String) -> Bool {
-    let bytes = name.utf8
-    guard bytes.count >= 2 else { return false }
-    let underscore = UInt8(ascii: "_")
-    return bytes.prefix(2).allSatisfy { $0 == underscore } && bytes.suffix(2).allSatisfy { $0 == underscore }
+  private static func isUnderscored(_ name: String, shortest: Int) -> Bool {
+    var name = name
+    return name.withUTF8 { ResourcePath.isUnderscored($0, shortest: shortest) }
   }
 
   private static let emptyName = "Document fields must not be empty"

@@ -123,7 +123,21 @@ package struct ResourcePath: Hashable, Sendable, CustomStringConvertible {
   private static func mayBreakARule(_ id: UnsafeBufferPointer<UInt8>) -> Bool {
     let count = id.count
     return count > maxIDBytes || (count <= 2 && id[0] == UInt8(ascii: "."))
-      || (count >= 5 && id[0] == UInt8(ascii: "_") && id[1] == UInt8(ascii: "_"))
+      || (count >= shortestReserved && id[0] == UInt8(ascii: "_") && id[1] == UInt8(ascii: "_"))
+  }
+
+  /// The shortest name the backend reserves: `__.+__`, IDs and field names alike (Google's
+  /// emulator stores `__`, `___` and `____`).
+  package static let shortestReserved = 5
+
+  /// Whether `name` begins and ends with `__` and has `shortest` bytes or more. Compared by
+  /// bytes, as the SDKs and the backend compare: Swift's `hasPrefix` compares characters,
+  /// and an accent joined to the second underscore (`"__\u{301}x__"`) would hide it.
+  package static func isUnderscored(_ name: UnsafeBufferPointer<UInt8>, shortest: Int) -> Bool {
+    let count = name.count
+    let underscore = UInt8(ascii: "_")
+    return count >= max(shortest, 2) && name[0] == underscore && name[1] == underscore
+      && name[count - 2] == underscore && name[count - 1] == underscore
   }
 
   /// Checks every segment and the depth of an assembled path.
@@ -142,20 +156,16 @@ package struct ResourcePath: Hashable, Sendable, CustomStringConvertible {
 
   /// Why `id` cannot be a collection or document ID, or `nil` when it can. Its bytes are
   /// checked, as Firestore's SDKs check them (a reference is checked each time one is made);
-  /// reserved are the backend's `__.+__`, five bytes or more (Google's emulator stores
-  /// `____`).
+  /// reserved are the backend's (`isUnderscored`, `shortestReserved`).
   package static func problem(withID id: String) -> String? {
     var text = id
     // Contiguous bytes: a string's UTF-8 view steps an index a byte (~800 instructions
     // for a short ID, paid for every segment of every path made).
     let (bytes, slash, dotsOnly, reserved) = text.withUTF8 { utf8 in
       let dot = UInt8(ascii: ".")
-      let underscore = UInt8(ascii: "_")
-      let count = utf8.count
       return (
-        count, utf8.contains(UInt8(ascii: "/")), utf8.allSatisfy { $0 == dot },
-        count >= 5 && utf8[0] == underscore && utf8[1] == underscore && utf8[count - 2] == underscore
-          && utf8[count - 1] == underscore
+        utf8.count, utf8.contains(UInt8(ascii: "/")), utf8.allSatisfy { $0 == dot },
+        isUnderscored(utf8, shortest: shortestReserved)
       )
     }
     if bytes == 0 { return "IDs must not be empty." }

@@ -85,7 +85,7 @@ enum BackendQueryRules {
     case .or(let parts): return .or(parts.map(matchingAsTheBackend))
     case .field(let field):
       guard field.op == .notIn, case .array(let elements) = field.value else { return filter }
-      let compared = elements.filter { if case .double(let number) = $0 { !number.isNaN } else { true } }
+      let compared = elements.filter { !$0.isNaN }
       if compared.count == elements.count { return filter }
       if compared.isEmpty { return .field(FieldFilter(field: field.field, op: .notEqual, value: .null)) }
       return .field(FieldFilter(field: field.field, op: .notIn, value: .array(compared)))
@@ -93,7 +93,7 @@ enum BackendQueryRules {
   }
 
   /// Whether the backend reserves `name` (a field name or an ID): it begins and ends with
-  /// `__` and has five bytes or more (`DocumentValidation.isReserved`).
+  /// `__` and has five bytes or more (`ResourcePath.shortestReserved`).
   static func isReserved(_ name: String) -> Bool { DocumentValidation.isReserved(name) }
 
   /// Google's emulator refuses to read a name with a reserved ID (one that begins and ends
