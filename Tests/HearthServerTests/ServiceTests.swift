@@ -454,6 +454,43 @@ import Testing
     }
   }
 
+  /// A read-only transaction without a `read_time` reads the database as its first read
+  /// saw it: a commit between two of its reads is not seen by the second, nor by its
+  /// queries and counts, as on Google's emulator.
+  @Test func aReadOnlyTransactionReadsOneState() throws {
+    try withService { service in
+      _ = try commit(service, [Write(key: try key("posts/a"), kind: .set(["n": .integer(1)]))])
+      let readOnly = try service.beginTransaction(
+        FirestoreV1.BeginTransactionRequest(
+          database: Self.database, options: FirestoreV1.TransactionOptions(mode: .readOnly(readTime: nil)))
+      )
+      .transaction
+      #expect(try get(service, "posts/a", in: readOnly) == .integer(1))
+      _ = try commit(
+        service,
+        [
+          Write(key: try key("posts/a"), kind: .set(["n": .integer(5)])),
+          Write(key: try key("posts/b"), kind: .set(["n": .integer(6)])),
+        ])
+      #expect(try get(service, "posts/a", in: readOnly) == .integer(1))
+      let queried = try service.runQuery(
+        FirestoreV1.RunQueryRequest(database: Self.database, query: query("posts"), consistency: .transaction(readOnly))
+      )
+      #expect(names(queried) == ["posts/a"])
+      #expect(queried.allSatisfy { $0.readTime == queried[0].readTime })
+      #expect(try get(service, "posts/a", in: try begin(service)) == .integer(5), "other transactions see the commit")
+
+      // One begun by its first read (`new_transaction`) reads one state too.
+      let first = try service.batchGetDocuments(
+        FirestoreV1.BatchGetDocumentsRequest(
+          database: Self.database, documents: [try key("posts/b")],
+          consistency: .newTransaction(FirestoreV1.TransactionOptions(mode: .readOnly(readTime: nil)))))
+      let begun = try #require(first.first?.transaction)
+      _ = try commit(service, [Write(key: try key("posts/b"), kind: .delete)])
+      #expect(try get(service, "posts/b", in: begun) == .integer(6))
+    }
+  }
+
   func begin(_ service: FirestoreService) throws -> Data {
     try service.beginTransaction(FirestoreV1.BeginTransactionRequest(database: Self.database, options: nil))
       .transaction

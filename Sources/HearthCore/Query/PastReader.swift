@@ -204,6 +204,11 @@ extension StoreReader {
     }
   }
 
+  /// Whether the database keeps old versions, so that it can be read as it was.
+  package var keepsVersions: Bool {
+    get throws { try VersionHistory.retention(in: txn, tables: store.tables) != nil }
+  }
+
   /// This snapshot as the database was at `time`.
   ///
   /// - Throws: `invalidArgument` for a time after `now`; `failedPrecondition` for one

@@ -27,8 +27,10 @@ import HearthCore
 /// succeeds, as on Google's emulator (clients roll back after a commit failed), and
 /// other calls tell an ended transaction from one that never was.
 ///
-/// Read-only transactions take no locks; their reads see the latest committed state, or
-/// the database as it was at their `read_time`.
+/// Read-only transactions take no locks; their reads see the database as it was at their
+/// `read_time`, or, without one, at the last commit their first read saw, so that all of
+/// them see one state (as on Google's emulator, where a write between two reads of a
+/// read-only transaction is not seen by the second).
 final class ServerTransactions: @unchecked Sendable {
   // @unchecked Sendable: every stored property is read and written with `condition`
   // locked.
@@ -118,14 +120,20 @@ final class ServerTransactions: @unchecked Sendable {
   /// commits, where clients retry (Google's Python client retries only a commit's
   /// ABORTED; one from a read ends its transaction function).
   ///
+  /// A read-only transaction without a `read_time` takes `pin()` as its own at its first
+  /// read.
+  ///
   /// - Returns: the `read_time` of a read-only transaction that has one.
   /// - Throws: `invalidArgument` for an unknown, ended, expired or foreign ID; `aborted`
   ///   when a lock did not come in time.
   @discardableResult
-  func read(_ id: Data, in database: DatabaseName, locking keys: [DocumentKey]) throws -> Timestamp? {
+  func read(
+    _ id: Data, in database: DatabaseName, locking keys: [DocumentKey], pin: () throws -> Timestamp? = { nil }
+  ) throws -> Timestamp? {
     try locked {
       var transaction = try valid(id, in: database)
       transaction.lastUse = .now
+      if transaction.readOnly, transaction.readTime == nil { transaction.readTime = try pin() }
       open[id] = transaction
       guard !transaction.readOnly else { return transaction.readTime }
       for key in keys {
