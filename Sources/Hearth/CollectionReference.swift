@@ -78,7 +78,7 @@ public final class CollectionReference: Query, @unchecked Sendable {
   public func document(_ path: String) -> DocumentReference {
     do {
       let base = try validPath()
-      let relative = try ResourcePath.parse(path, what: "Document path")
+      let relative = try ResourcePath.parse(path, what: "Document path", startsWithDocument: true)
       let full = base.appending(relative)
       guard full.count % 2 == 0 else {
         throw HearthError(

@@ -30,14 +30,19 @@ import Foundation
 /// 0x28   timestamp   seconds(8) nanoseconds(4)                big-endian, sign bit flipped
 /// 0x30   string      escaped(UTF-8)
 /// 0x38   bytes       escaped(bytes)
-/// 0x40   reference   escaped(segment)… 0x00 0x00
+/// 0x40   reference   segment… 0x00 0x00
 /// 0x48   geopoint    double(8) latitude, double(8) longitude
 /// 0x50   array       value… 0x01
 /// 0x54   vector      count(8) value…                           big-endian count: length first
 /// 0x58   map         (escaped(key) value)… 0x00 0x00          keys in UTF-8 byte order
 ///
 /// escaped(s) := s with each 0x00 written 0x00 0xFF, then the terminator 0x00 0x01
+/// segment    := escaped(ID) | 0x00 0xFF 0xFF number(10) 0x00 0x01  (a numeric ID)
 /// ```
+///
+/// A path's segment that is a numeric document ID (`__id7__`, `NumericID`) is its number
+/// in ten bytes without a zero byte after 0x00 0xFF 0xFF, which no escaped string has:
+/// it sorts before every other segment but those beginning with a zero byte.
 ///
 /// Labels follow Firestore's type order with gaps for future types. A vector (a map of
 /// the shape `Value.vectorElements` names) is its own type, between arrays and maps,
@@ -144,6 +149,14 @@ package enum KeyCodec {
   package static func append(string: String, descending: Bool = false, to bytes: inout [UInt8]) {
     let start = bytes.count
     appendEscaped(string, to: &bytes)
+    if descending { complement(&bytes, from: start) }
+  }
+
+  /// Appends a document ID as a path's segment is appended (`append(path:)`): escaped
+  /// and terminated, or a numeric one as `NumericID` encodes it.
+  package static func append(id: String, descending: Bool = false, to bytes: inout [UInt8]) {
+    let start = bytes.count
+    appendSegment(id, to: &bytes)
     if descending { complement(&bytes, from: start) }
   }
 
@@ -326,11 +339,22 @@ package enum KeyCodec {
     _ segments: [String], then last: String?, descending: Bool, to bytes: inout [UInt8]
   ) {
     let start = bytes.count
-    for segment in segments { appendEscaped(segment, to: &bytes) }
-    if let last { appendEscaped(last, to: &bytes) }
+    for segment in segments { appendSegment(segment, to: &bytes) }
+    if let last { appendSegment(last, to: &bytes) }
     bytes.append(0x00)
     bytes.append(0x00)
     if descending { complement(&bytes, from: start) }
+  }
+
+  /// A segment escaped and terminated; a numeric document ID (`__id7__`) as `NumericID`
+  /// encodes it, then the terminator: it sorts before every escaped string but those
+  /// that begin with a zero byte, as Firestore orders names (`NumericID.compare`).
+  @inline(__always)
+  private static func appendSegment(_ segment: String, to bytes: inout [UInt8]) {
+    guard let number = NumericID.number(segment) else { return appendEscaped(segment, to: &bytes) }
+    NumericID.append(number, to: &bytes)
+    bytes.append(0x00)
+    bytes.append(0x01)
   }
 
   // MARK: - Primitives

@@ -36,8 +36,10 @@ import HearthStorage
 ///
 /// documents            key: collection(8) docID    value: DocumentCodec bytes
 ///   One collection's documents are one contiguous key range, in document-ID order
-///   (UTF-8 byte order), and never include its subcollections' documents, which live
-///   under their own collection numbers. The value's format is `DocumentCodec`'s.
+///   (UTF-8 byte order; a numeric ID, `__id7__`, is `NumericID`'s 13 bytes, which sort
+///   before every ID but those beginning with a zero byte), and never include its
+///   subcollections' documents, which live under their own collection numbers. The
+///   value's format is `DocumentCodec`'s.
 ///
 /// collections          key: collection(8)          value: the collection's canonical
 ///                                                         path, UTF-8
@@ -60,7 +62,7 @@ import HearthStorage
 ///     key   := kind(1) collection(8) path value
 ///     path  := escaped(segment)… 0x00 0x00  (the field path, as KeyCodec's paths)
 ///     value := KeyCodec bytes, ascending    (a descending order walks backwards)
-///     data  := the document ID, UTF-8      (the documents with that value, by ID)
+///     data  := the document ID (`idBytes`) (the documents with that value, by ID)
 ///     kind  := 1 the field's value | 2 one element of the array field
 ///     A field whose path so encoded is longer than `FieldIndex.maxPathBytes` (200) is
 ///     not indexed; an override (`fieldOverrides`) may drop kind 1 or 2 for a field.
@@ -142,10 +144,33 @@ enum KeyLayout {
   /// The key of a document: collection number, then the ID's bytes.
   static func documentKey(_ collection: CollectionNumber, _ documentID: String) -> [UInt8] {
     var key: [UInt8] = []
-    key.reserveCapacity(8 + documentID.utf8.count)
+    key.reserveCapacity(8 + max(documentID.utf8.count, NumericID.encodedCount))
     withUnsafeBytes(of: collection.rawValue.bigEndian) { key += $0 }
-    key += documentID.utf8
+    appendID(documentID, to: &key)
     return key
+  }
+
+  /// A document ID as keys and automatic index entries hold it: its UTF-8 bytes, or a
+  /// numeric ID's `NumericID` bytes (no UTF-8 text has them), which sort before every
+  /// ID but those beginning with a zero byte.
+  static func idBytes(_ documentID: String) -> [UInt8] {
+    var bytes: [UInt8] = []
+    appendID(documentID, to: &bytes)
+    return bytes
+  }
+
+  private static func appendID(_ documentID: String, to bytes: inout [UInt8]) {
+    if let number = NumericID.number(documentID) {
+      NumericID.append(number, to: &bytes)
+    } else {
+      bytes += documentID.utf8
+    }
+  }
+
+  /// The ID `idBytes` made `bytes`; `nil` when they are neither.
+  static func documentID(_ bytes: UnsafeRawBufferPointer) -> String? {
+    if bytes.first == 0, let number = NumericID.decode(bytes) { return NumericID.id(number) }
+    return UTF8Text.string(bytes)
   }
 
   /// Calls `body` with `documentKey(collection, documentID)` built on the stack: a read by
@@ -153,6 +178,7 @@ enum KeyLayout {
   static func withDocumentKey<R>(
     _ collection: CollectionNumber, _ documentID: String, _ body: (UnsafeRawBufferPointer) throws -> R
   ) rethrows -> R {
+    if NumericID.number(documentID) != nil { return try documentKey(collection, documentID).withUnsafeBytes(body) }
     var id = documentID
     return try id.withUTF8 { utf8 in
       try withUnsafeTemporaryAllocation(byteCount: 8 + utf8.count, alignment: 1) { buffer in
@@ -171,7 +197,7 @@ enum KeyLayout {
   /// The document ID in a `documents` or `children` key.
   static func documentID(inKey key: UnsafeRawBufferPointer) -> String? {
     guard key.count > 8 else { return nil }
-    return UTF8Text.string(UnsafeRawBufferPointer(rebasing: key[8...]))
+    return documentID(UnsafeRawBufferPointer(rebasing: key[8...]))
   }
 
   static func bigEndian(_ value: UInt64) -> [UInt8] {

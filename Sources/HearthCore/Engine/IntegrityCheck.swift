@@ -197,7 +197,7 @@ private struct IntegrityCheck {
         continue
       }
       var expected: [([UInt8], [UInt8])] = []
-      let documentID = Array(id.utf8)
+      let documentID = KeyLayout.idBytes(id)
       for indexKey in Set(FieldIndex.keys(number, document.fields, indexes.modes(key.collectionGroup))) {
         expected.append((indexKey, documentID))
       }

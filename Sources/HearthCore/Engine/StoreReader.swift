@@ -109,7 +109,7 @@ package struct StoreReader {
     for (id, childNumbers) in try parentsWithChildren(in: number) where !existing.contains(id) {
       if try childNumbers.contains(where: hasDocuments(below:)) { ids.append(id) }
     }
-    return ids.sorted { Value.compareUTF8($0, $1) < 0 }
+    return ids.sorted { NumericID.compare($0, $1) < 0 }
   }
 
   /// Whether the collection, or any collection below it, holds a document.

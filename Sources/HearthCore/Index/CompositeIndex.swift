@@ -33,7 +33,7 @@ enum CompositeIndex {
     var bytes: [UInt8] = []
     let descending = index.definition.namesDescending
     if index.definition.scope == .collection {
-      KeyCodec.append(string: key.documentID, descending: descending, to: &bytes)
+      KeyCodec.append(id: key.documentID, descending: descending, to: &bytes)
     } else {
       KeyCodec.append(documentKey: key, descending: descending, to: &bytes)
     }
@@ -79,8 +79,8 @@ enum CompositeIndex {
 
   /// A collection-group entry's names (ascending bytes) split before the document's ID:
   /// the escaped segments of its collection's path, each with its end marker, and the
-  /// ID's bytes. `nil` when a segment holds an escaped zero byte (`documentKey` decodes
-  /// those) or the bytes do not name a document.
+  /// ID's bytes. `nil` when a segment holds an escaped zero byte or is a numeric ID
+  /// (`documentKey` decodes those) or the bytes do not name a document.
   static func groupNames(_ bytes: UnsafeRawBufferPointer) -> (
     collection: UnsafeRawBufferPointer, id: UnsafeRawBufferPointer
   )? {
@@ -155,7 +155,7 @@ enum CompositeIndex {
   }
 
   /// `documentKey` over ascending bytes: each segment is taken straight from the entry
-  /// unless it holds an escaped zero byte.
+  /// unless it holds an escaped zero byte or is a numeric ID (`NumericID`).
   static func documentKey(
     _ index: DeclaredIndex, names bytes: UnsafeRawBufferPointer, in collectionPath: ResourcePath?
   )
@@ -175,6 +175,18 @@ enum CompositeIndex {
       position = base.distance(to: UnsafeRawPointer(zero))
       guard position + 1 < bytes.count else { break }
       let pending = UnsafeRawBufferPointer(rebasing: bytes[segmentStart..<position])
+      if pending.isEmpty, unescaped.isEmpty, bytes.count - position >= NumericID.encodedCount + 2,
+        let number = NumericID.decode(
+          UnsafeRawBufferPointer(rebasing: bytes[position..<position + NumericID.encodedCount]))
+      {
+        // A numeric ID: its marker and number, then the terminator.
+        position += NumericID.encodedCount
+        guard bytes[position] == 0x00, bytes[position + 1] == 0x01 else { return nil }
+        segments.append(NumericID.id(number))
+        position += 2
+        segmentStart = position
+        continue
+      }
       switch bytes[position + 1] {
       case 0xFF:
         unescaped += pending

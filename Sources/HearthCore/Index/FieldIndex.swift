@@ -126,7 +126,7 @@ package enum FieldIndex {
     _ before: [[UInt8]], with after: [[UInt8]], documentID: String, in txn: WriteTransaction, table: Table
   ) throws {
     guard before != after else { return }
-    let id = Array(documentID.utf8)
+    let id = KeyLayout.idBytes(documentID)
     var old = 0
     var new = 0
     while old < before.count || new < after.count {

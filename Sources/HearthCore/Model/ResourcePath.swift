@@ -55,10 +55,11 @@ package struct ResourcePath: Hashable, Sendable, CustomStringConvertible {
     other.segments.count >= segments.count && zip(segments, other.segments).allSatisfy { $0 == $1 }
   }
 
-  /// -1, 0 or 1: segment by segment in UTF-8 byte order, then the shorter path first.
+  /// -1, 0 or 1: segment by segment (`NumericID.compare`: numeric IDs first, the rest
+  /// in UTF-8 byte order), then the shorter path first.
   package func compare(_ other: ResourcePath) -> Int {
     for (a, b) in zip(segments, other.segments) {
-      let result = Value.compareUTF8(a, b)
+      let result = NumericID.compare(a, b)
       if result != 0 { return result }
     }
     return Value.order(segments.count, other.segments.count)
@@ -67,18 +68,22 @@ package struct ResourcePath: Hashable, Sendable, CustomStringConvertible {
   // MARK: - Parsing and validation
 
   /// Parses a path string as the Swift SDK does: one leading and one trailing `/` are
-  /// ignored; `//`, an empty path, and invalid IDs are rejected.
+  /// ignored; `//`, an empty path, and invalid IDs are rejected. A relative path that
+  /// `startsWithDocument` (a document's path below a collection) may have a numeric ID
+  /// (`NumericID`) first, and every other segment after.
   ///
   /// - Throws: `invalidArgument` naming the path and the rule broken.
-  package static func parse(_ string: String, what: String = "Path") throws -> ResourcePath {
-    ResourcePath(try segments(of: string, what: what))
+  package static func parse(_ string: String, what: String = "Path", startsWithDocument: Bool = false) throws
+    -> ResourcePath
+  {
+    ResourcePath(try segments(of: string, what: what, startsWithDocument: startsWithDocument))
   }
 
   /// The checked segments of the path `string` (see `parse`), in one pass over its UTF-8
   /// bytes and one array of the exact size: a path is parsed each time a reference is
   /// made. The few segments whose bytes may break a rule are checked by
   /// `problem(withID:)`, which words the error.
-  static func segments(of string: String, what: String) throws -> [String] {
+  static func segments(of string: String, what: String, startsWithDocument: Bool = false) throws -> [String] {
     var copy = string
     let slash = UInt8(ascii: "/")
     let segments = try copy.withUTF8 { bytes -> [String] in
@@ -102,7 +107,9 @@ package struct ResourcePath: Hashable, Sendable, CustomStringConvertible {
       for position in start...end where position == end || bytes[position] == slash {
         let segment = UnsafeBufferPointer(rebasing: bytes[start..<position])
         let id = String(decoding: segment, as: UTF8.self)
-        if mayBreakARule(segment), let problem = problem(withID: id) {
+        if mayBreakARule(segment),
+          let problem = problem(withID: id, isDocumentID: (segments.count % 2 == 1) != startsWithDocument)
+        {
           throw HearthError.invalidArgument("Invalid path (\(string)). \(problem)")
         }
         segments.append(id)
@@ -142,8 +149,8 @@ package struct ResourcePath: Hashable, Sendable, CustomStringConvertible {
 
   /// Checks every segment and the depth of an assembled path.
   package func validate(original: String? = nil) throws {
-    for segment in segments {
-      if let problem = ResourcePath.problem(withID: segment) {
+    for (index, segment) in segments.enumerated() {
+      if let problem = ResourcePath.problem(withID: segment, isDocumentID: index % 2 == 1) {
         throw HearthError.invalidArgument("Invalid path (\(original ?? canonical)). \(problem)")
       }
     }
@@ -156,8 +163,9 @@ package struct ResourcePath: Hashable, Sendable, CustomStringConvertible {
 
   /// Why `id` cannot be a collection or document ID, or `nil` when it can. Its bytes are
   /// checked, as Firestore's SDKs check them (a reference is checked each time one is made);
-  /// reserved are the backend's (`isUnderscored`, `shortestReserved`).
-  package static func problem(withID id: String) -> String? {
+  /// reserved are the backend's (`isUnderscored`, `shortestReserved`), but for a document's
+  /// numeric ID (`NumericID`).
+  package static func problem(withID id: String, isDocumentID: Bool = false) -> String? {
     var text = id
     // Contiguous bytes: a string's UTF-8 view steps an index a byte (~800 instructions
     // for a short ID, paid for every segment of every path made).
@@ -171,7 +179,9 @@ package struct ResourcePath: Hashable, Sendable, CustomStringConvertible {
     if bytes == 0 { return "IDs must not be empty." }
     if slash { return "ID '\(id)' must not contain '/'." }
     if bytes <= 2, dotsOnly { return "An ID must not be '.' or '..'." }
-    if reserved { return "ID '\(id)' is reserved: IDs must not begin and end with '__'." }
+    if reserved, !isDocumentID || NumericID.number(id) == nil {
+      return "ID '\(id)' is reserved: IDs must not begin and end with '__'."
+    }
     if bytes > maxIDBytes {
       return "ID '\(abbreviated(id))' is \(bytes) bytes long; Hearth supports IDs of at most "
         + "\(maxIDBytes) bytes (Firestore: 1,500)."
@@ -247,24 +257,24 @@ package struct DocumentKey: Hashable, Sendable, Comparable, CustomStringConverti
     id.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
   }
 
-  /// -1, 0 or 1: the paths' order (segment by segment in UTF-8 byte order, then the
-  /// shorter first), without joining them.
+  /// -1, 0 or 1: the paths' order (segment by segment as `NumericID.compare` orders
+  /// them, then the shorter first), without joining them.
   package func compare(_ other: DocumentKey) -> Int {
     let mine = collectionPath.segments
     let theirs = other.collectionPath.segments
     let shared = min(mine.count, theirs.count)
     for index in 0..<shared {
-      let result = Value.compareUTF8(mine[index], theirs[index])
+      let result = NumericID.compare(mine[index], theirs[index])
       if result != 0 { return result }
     }
-    if mine.count == theirs.count { return Value.compareUTF8(documentID, other.documentID) }
+    if mine.count == theirs.count { return NumericID.compare(documentID, other.documentID) }
     // One path goes on past the other's collection: the shorter one's ID meets a segment
     // of the longer one's collection path.
     if mine.count < theirs.count {
-      let result = Value.compareUTF8(documentID, theirs[shared])
+      let result = NumericID.compare(documentID, theirs[shared])
       return result != 0 ? result : -1
     }
-    let result = Value.compareUTF8(mine[shared], other.documentID)
+    let result = NumericID.compare(mine[shared], other.documentID)
     return result != 0 ? result : 1
   }
 

@@ -137,7 +137,7 @@ package struct PastReader {
     for (id, children) in try reader.parentsWithChildren(in: number) where !existing.contains(id) {
       if try children.contains(where: { try hasDocuments(below: $0, changes) }) { ids.append(id) }
     }
-    return ids.sorted { Value.compareUTF8($0, $1) < 0 }
+    return ids.sorted { NumericID.compare($0, $1) < 0 }
   }
 
   /// The keys of the documents that may have existed at or below `key` (the document and

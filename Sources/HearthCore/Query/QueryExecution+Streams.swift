@@ -95,7 +95,7 @@ extension QueryExecution {
       // are read one after another): its entries order by their data, the document ID.
       let sortKeyStart = keyed ? Int.max : nil
       return CandidateStream.entries(
-        walker, name: { UTF8Text.string($0).map { (DocumentKey(collection: path, id: $0), number) } },
+        walker, name: { KeyLayout.documentID($0).map { (DocumentKey(collection: path, id: $0), number) } },
         enforced: enforced, merged: merged, sortKeyStart: sortKeyStart)
     case .composite(let declared, let prefixes, let rest, _):
       let start = near.flatMap { compositeSeek($0, declared, prefix: prefixes[index], rest: rest) }

@@ -229,7 +229,7 @@ final class QueryExecution {
       guard bound.values.count > index, orderBys[index].field.isDocumentID,
         case .reference(let key) = bound.values[index], key.collectionPath == path
       else { return nil }
-      return Array(key.documentID.utf8)
+      return KeyLayout.idBytes(key.documentID)
     }
     if orderBys[0].field == field, let value = bound.values.first {
       let key = FieldIndex.key(prefix, value)

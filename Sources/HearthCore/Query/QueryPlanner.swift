@@ -244,7 +244,7 @@ struct QueryPlanner {
         guard case .reference(let key) = value, key.collectionPath == path else { return nil }
         return key.documentID
       }
-      let sorted = Array(Set(ids)).sorted { Value.compareUTF8($0, $1) < 0 }
+      let sorted = Array(Set(ids)).sorted { NumericID.compare($0, $1) < 0 }
       return AccessPlan(
         source: .ids(sorted), forward: ordered, eachRangeForward: ordered, estimate: .known(sorted.count),
         describe: { "documents of \(path) by ID (\(sorted.count))" })

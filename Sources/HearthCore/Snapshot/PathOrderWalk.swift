@@ -57,7 +57,7 @@ private struct PathOrderWalk {
       let key = Array(id)
       let hasDocument = document.map { Self.compare($0, id) == 0 } ?? false
       let hasChildren = parent.map { Self.compare($0, id) == 0 } ?? false
-      guard let idText = UTF8Text.string(id) else {
+      guard let idText = KeyLayout.documentID(id) else {
         throw HearthError.dataLoss("A document key in collection \(path) is not valid UTF-8")
       }
       let documentPath = path.appending(idText)

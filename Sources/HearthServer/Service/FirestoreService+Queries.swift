@@ -203,14 +203,24 @@ extension FirestoreService {
       let parent = DocumentKey(query.parent)
       keys = try snapshot.documentKeys(inTreeOf: parent).filter { $0 != parent }
     }
-    keys.sort { compareNames($0.path, $1.path) < 0 }
+    // Firestore's own order, numeric IDs before every other (`NumericID.compare` puts
+    // IDs beginning with a zero byte first): the client bounds a collection's tree with
+    // its smallest numeric ID.
+    func compare(_ a: DocumentKey, _ b: DocumentKey) -> Int {
+      for (x, y) in zip(a.path.segments, b.path.segments) {
+        let order = NumericID.compare(x, y, zeroByteFirst: false)
+        if order != 0 { return order }
+      }
+      return a.depth < b.depth ? -1 : (a.depth > b.depth ? 1 : 0)
+    }
+    keys.sort { compare($0, $1) < 0 }
     func within(_ key: DocumentKey) -> Bool {
       if let start = model.startAt, case .reference(let first)? = start.values.first {
-        let order = compareNames(key.path, first.path)
+        let order = compare(key, first)
         guard start.inclusive ? order >= 0 : order > 0 else { return false }
       }
       if let end = model.endAt, case .reference(let last)? = end.values.first {
-        let order = compareNames(key.path, last.path)
+        let order = compare(key, last)
         guard end.inclusive ? order <= 0 : order < 0 else { return false }
       }
       return true
@@ -227,29 +237,5 @@ extension FirestoreService {
       documents.append(stored)
     }
     return documents
-  }
-
-  /// Documents' names in Firestore's order: segment by segment, a numeric ID
-  /// (`__id123__`, which only the backend makes) before every string ID and in numeric
-  /// order, strings in UTF-8 order. The Python client's `recursive_delete` bounds a
-  /// collection's tree with `C/__id-9223372036854775808__` and `C\0/__id-…__`.
-  static func compareNames(_ a: ResourcePath, _ b: ResourcePath) -> Int {
-    for (x, y) in zip(a.segments, b.segments) {
-      let order: Int
-      switch (numericID(x), numericID(y)) {
-      case (let m?, let n?): order = m < n ? -1 : m > n ? 1 : 0
-      case (.some, nil): order = -1
-      case (nil, .some): order = 1
-      case (nil, nil): order = Value.compareUTF8(x, y)
-      }
-      if order != 0 { return order }
-    }
-    return a.count < b.count ? -1 : a.count > b.count ? 1 : 0
-  }
-
-  /// The number of a numeric ID, `__id123__` or `__id-5__`.
-  static func numericID(_ id: String) -> Int64? {
-    guard id.hasPrefix("__id"), id.hasSuffix("__"), id.utf8.count > 6 else { return nil }
-    return Int64(id.dropFirst(4).dropLast(2))
   }
 }

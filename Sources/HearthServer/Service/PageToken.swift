@@ -31,9 +31,9 @@ enum PageToken {
     return pageSize == 0 ? .max : Int(pageSize)
   }
 
-  /// The IDs of `ids` (in UTF-8 order) after `start`.
+  /// The IDs of `ids` (in name order, `NumericID.compare`) after `start`.
   static func ids(_ ids: [String], after start: String?) -> ArraySlice<String> {
     guard let start else { return ids[...] }
-    return ids[(ids.firstIndex { Value.compareUTF8($0, start) > 0 } ?? ids.endIndex)...]
+    return ids[(ids.firstIndex { NumericID.compare($0, start) > 0 } ?? ids.endIndex)...]
   }
 }

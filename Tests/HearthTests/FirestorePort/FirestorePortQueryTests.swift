@@ -7,9 +7,10 @@ import Testing
 // results unchanged: FIRQueryTests.mm, FIRCursorTests.mm and the query cases of
 // FIRCompositeIndexQueryTests.mm (Firestore/Example/Tests/Integration/API), and the Swift
 // QueryIntegrationTests.swift where it differs. Listener, offline, cache and metadata parts are
-// left out; where a test checks both a get and a listener, only the get is ported. The tests
-// that write numeric-style IDs such as `__id7__` are left out too: docs/semantics.md reserves every
-// ID matching `__.*__` (PathValidationTests checks that they are refused).
+// left out; where a test checks both a get and a listener, only the get is ported. The cases
+// of numeric document IDs (`__id7__`), "sort documents by DocumentId" in the JS SDK's
+// database.test.ts, are at the end, with the listener part: they check that a listener
+// orders as a get does.
 
 @Suite("Firestore port: queries")
 struct FirestorePortQueryTests {
@@ -1030,6 +1031,54 @@ struct FirestorePortQueryTests {
       expectIDs(c.whereField("timestamp", isEqualTo: nanos), ["a"])
       expectIDs(c.whereField("timestamp", isEqualTo: micros), ["a"])
       expectIDs(c.whereField("timestamp", isEqualTo: millis), [])
+    }
+  }
+
+  // MARK: - database.test.ts: sort documents by DocumentId
+
+  /// The documents of both cases.
+  private static let documentIDCases = [
+    "A", "a", "Aa", "7", "12", "__id7__", "__id12__", "__id-2__", "_id1__", "__id1_", "__id",
+    "__id9223372036854775807__", "__id9223372036854775806__", "__id-9223372036854775808__",
+    "__id-9223372036854775807__",
+  ]
+
+  /// The query's IDs from a get and from a listener's first snapshot, which must agree.
+  private func getAndListen(_ query: Query, _ expected: [String]) throws {
+    expectIDs(query, expected)
+    let seen = Box<[String]?>(nil)
+    let registration = query.addSnapshotListener { snapshot, _ in
+      if let snapshot { seen.mutate { $0 = snapshot.documents.map(\.documentID) } }
+    }
+    defer { registration.remove() }
+    #expect(waitUntil { seen.value != nil })
+    #expect(seen.value == expected)
+  }
+
+  // it('snapshot listener sorts query by DocumentId same way as get query')
+  @Test func snapshotListenerSortsQueryByDocumentIdSameWayAsGetQuery() throws {
+    try withDatabase(settings: listenerSettings()) { db in
+      let c = try seed(
+        db.collection("c"), Dictionary(uniqueKeysWithValues: Self.documentIDCases.map { ($0, ["a": 1]) }))
+      try getAndListen(
+        c.order(by: FieldPath.documentID()),
+        [
+          "__id-9223372036854775808__", "__id-9223372036854775807__", "__id-2__", "__id7__", "__id12__",
+          "__id9223372036854775806__", "__id9223372036854775807__", "12", "7", "A", "Aa", "__id", "__id1_",
+          "_id1__", "a",
+        ])
+    }
+  }
+
+  // it('snapshot listener sorts filtered query by DocumentId same way as get query')
+  @Test func snapshotListenerSortsFilteredQueryByDocumentIdSameWayAsGetQuery() throws {
+    try withDatabase(settings: listenerSettings()) { db in
+      let c = try seed(
+        db.collection("c"), Dictionary(uniqueKeysWithValues: Self.documentIDCases.map { ($0, ["a": 1]) }))
+      try getAndListen(
+        c.order(by: FieldPath.documentID()).whereField(FieldPath.documentID(), isGreaterThan: "__id7__")
+          .whereField(FieldPath.documentID(), isLessThanOrEqualTo: "Aa"),
+        ["__id12__", "__id9223372036854775806__", "__id9223372036854775807__", "12", "7", "A", "Aa"])
     }
   }
 }
