@@ -454,9 +454,9 @@ import Testing
     }
   }
 
-  /// A read-only transaction without a `read_time` reads the database as its first read
-  /// saw it: a commit between two of its reads is not seen by the second, nor by its
-  /// queries and counts, as on Google's emulator.
+  /// A read-only transaction without a `read_time` reads the database as it was when it
+  /// began: a commit after that is not seen by its reads, nor by its queries, as on
+  /// Google's emulator.
   @Test func aReadOnlyTransactionReadsOneState() throws {
     try withService { service in
       _ = try commit(service, [Write(key: try key("posts/a"), kind: .set(["n": .integer(1)]))])
@@ -465,6 +465,7 @@ import Testing
           database: Self.database, options: FirestoreV1.TransactionOptions(mode: .readOnly(readTime: nil)))
       )
       .transaction
+      _ = try commit(service, [Write(key: try key("posts/a"), kind: .set(["n": .integer(2)]))])
       #expect(try get(service, "posts/a", in: readOnly) == .integer(1))
       _ = try commit(
         service,

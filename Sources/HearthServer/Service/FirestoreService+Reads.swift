@@ -13,23 +13,21 @@ extension FirestoreService {
     switch selector {
     case nil: return (nil, Data(), nil)
     case .transaction(let id):
-      let readTime = try transactions.read(id, in: database, locking: []) { try consistentTime(in: database) }
+      let readTime = try transactions.read(id, in: database, locking: [])
       return (id, Data(), readTime)
     case .newTransaction(let options):
-      let id = try transactions.begin(in: database, options: options)
-      guard case .readOnly = options.mode else { return (id, id, nil) }
-      let readTime = try transactions.read(id, in: database, locking: []) { try consistentTime(in: database) }
-      return (id, id, readTime)
+      let id = try transactions.begin(in: database, options: options) { try consistentTime(in: database) }
+      return (id, id, try transactions.read(id, in: database, locking: []))
     case .readTime(let time):
       return (nil, Data(), time)
     }
   }
 
-  /// The time a read-only transaction without a `read_time` reads at: the last commit its
-  /// first read sees, which later commits follow (commit times only increase). `nil`
-  /// (the latest state, read by read) when the database keeps no versions to read it by
-  /// or has no commit yet.
-  private func consistentTime(in database: DatabaseName) throws -> Timestamp? {
+  /// The time a read-only transaction without a `read_time` reads at: the last commit
+  /// before it began, which later commits follow (commit times only increase). `nil` (the
+  /// latest state, read by read) when the database keeps no versions to read it by or has
+  /// no commit yet.
+  func consistentTime(in database: DatabaseName) throws -> Timestamp? {
     try databases.store(database).read { reader in try reader.keepsVersions ? reader.lastCommitTime : nil }
   }
 

@@ -131,7 +131,9 @@ package final class FirestoreService: Sendable {
   {
     _ = try databases.store(request.database)
     return FirestoreV1.BeginTransactionResponse(
-      transaction: try transactions.begin(in: request.database, options: request.options))
+      transaction: try transactions.begin(in: request.database, options: request.options) {
+        try consistentTime(in: request.database)
+      })
   }
 
   /// `Rollback`: ends a transaction without writing.

@@ -28,9 +28,9 @@ import HearthCore
 /// other calls tell an ended transaction from one that never was.
 ///
 /// Read-only transactions take no locks; their reads see the database as it was at their
-/// `read_time`, or, without one, at the last commit their first read saw, so that all of
-/// them see one state (as on Google's emulator, where a write between two reads of a
-/// read-only transaction is not seen by the second).
+/// `read_time`, or, without one, at the last commit before they began, so that all of
+/// them see one state (as on Google's emulator, where a write after a read-only
+/// transaction began is not seen by its reads).
 final class ServerTransactions: @unchecked Sendable {
   // @unchecked Sendable: every stored property is read and written with `condition`
   // locked.
@@ -72,11 +72,14 @@ final class ServerTransactions: @unchecked Sendable {
   }
 
   /// A new transaction's ID: 16 random bytes. A retry (`retry_transaction`) inherits the
-  /// age of the one it retries.
+  /// age of the one it retries. A read-only transaction without a `read_time` takes
+  /// `pin()` as its own.
   ///
   /// - Throws: `invalidArgument` for a retry of a transaction this database never began
   ///   (Google's emulator's words).
-  func begin(in database: DatabaseName, options: FirestoreV1.TransactionOptions?) throws -> Data {
+  func begin(
+    in database: DatabaseName, options: FirestoreV1.TransactionOptions?, pin: () throws -> Timestamp? = { nil }
+  ) throws -> Data {
     var generator = SystemRandomNumberGenerator()
     let id = Data((0..<16).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
     var readOnly = false
@@ -85,7 +88,7 @@ final class ServerTransactions: @unchecked Sendable {
     switch options?.mode {
     case .readOnly(let time)?:
       readOnly = true
-      readTime = time
+      readTime = try time ?? pin()
     case .readWrite(let retry)?: retried = retry
     case nil: break
     }
@@ -120,20 +123,14 @@ final class ServerTransactions: @unchecked Sendable {
   /// commits, where clients retry (Google's Python client retries only a commit's
   /// ABORTED; one from a read ends its transaction function).
   ///
-  /// A read-only transaction without a `read_time` takes `pin()` as its own at its first
-  /// read.
-  ///
   /// - Returns: the `read_time` of a read-only transaction that has one.
   /// - Throws: `invalidArgument` for an unknown, ended, expired or foreign ID; `aborted`
   ///   when a lock did not come in time.
   @discardableResult
-  func read(
-    _ id: Data, in database: DatabaseName, locking keys: [DocumentKey], pin: () throws -> Timestamp? = { nil }
-  ) throws -> Timestamp? {
+  func read(_ id: Data, in database: DatabaseName, locking keys: [DocumentKey]) throws -> Timestamp? {
     try locked {
       var transaction = try valid(id, in: database)
       transaction.lastUse = .now
-      if transaction.readOnly, transaction.readTime == nil { transaction.readTime = try pin() }
       open[id] = transaction
       guard !transaction.readOnly else { return transaction.readTime }
       for key in keys {
