@@ -15,8 +15,10 @@ package enum AggregateFunction: Sendable, Hashable {
   /// The function's result over `documents`:
   /// - `count`: an integer.
   /// - `sum`: non-numbers are ignored; an integer when every input is an integer and no
-  ///   overflow occurs, else a double; NaN makes it NaN; no input gives 0.
-  /// - `average`: a double; no numeric input gives null.
+  ///   overflow occurs, else a double: the exact sum rounded once (`ExactSum`); NaN makes
+  ///   it NaN; no input gives 0.
+  /// - `average`: a double, that double sum divided by the count (as Firestore divides);
+  ///   no numeric input gives null.
   package func result(over documents: [QueryDocument]) -> Value {
     switch self {
     case .count:
@@ -26,30 +28,39 @@ package enum AggregateFunction: Sendable, Hashable {
     case .average(let field):
       let numbers = documents.compactMap { $0.value(field) }.filter(\.isNumber)
       guard !numbers.isEmpty else { return .null }
-      let total = numbers.reduce(0.0) { $0 + FieldOperations.asDouble($1) }
-      return .double(total / Double(numbers.count))
+      var total = ExactSum()
+      for number in numbers {
+        if case .integer(let integer) = number {
+          total.add(integer)
+        } else {
+          total.add(FieldOperations.asDouble(number))
+        }
+      }
+      return .double(total.value / Double(numbers.count))
     }
   }
 
   /// Integers add up exactly (in 128 bits, so a running total may pass Int64's bounds
-  /// on the way); the sum is an integer when every input is one and the total fits.
+  /// on the way); the sum is an integer when every input is one and the total fits, else
+  /// the exact sum of every number rounded once to a double.
   static func sum(_ values: [Value]) -> Value {
     var integer: Int128 = 0
-    var double = 0.0
+    var exact = ExactSum()
     var sawDouble = false
     for value in values {
       switch value {
       case .integer(let i):
         integer += Int128(i)
+        exact.add(i)
       case .double(let d):
-        double += d
+        exact.add(d)
         sawDouble = true
       default:
         continue
       }
     }
-    if !sawDouble, let exact = Int64(exactly: integer) { return .integer(exact) }
-    return .double(Double(integer) + double)
+    if !sawDouble, let whole = Int64(exactly: integer) { return .integer(whole) }
+    return .double(exact.value)
   }
 }
 

@@ -1,0 +1,119 @@
+/// A sum of doubles and integers kept without rounding, then rounded once: Firestore sums
+/// and averages numbers so (Google's emulator answers `sum` of ten 0.1s with 1.0, of
+/// 1e16, 1 and 1 with 10000000000000002, and of 1e308, 1e308 and -1e308 with 1e308), where
+/// adding in turn rounds at every step and depends on the documents' order.
+///
+/// The total is a two's-complement fixed-point number whose lowest bit weighs 2^-1074 (the
+/// smallest double): every double and every Int64 is a whole number of such units, and
+/// 2,176 bits hold the sum of 2^63 of the largest. NaN, and infinities of both signs,
+/// make the sum NaN; infinities of one sign make it that infinity.
+struct ExactSum {
+  private static let wordCount = 34
+  /// The bit that weighs 2^0.
+  private static let unit = 1074
+
+  private var words = [UInt64](repeating: 0, count: wordCount)
+  private var isNaN = false
+  private var positiveInfinity = false
+  private var negativeInfinity = false
+
+  mutating func add(_ value: Double) {
+    guard value.isFinite else {
+      if value.isNaN {
+        isNaN = true
+      } else if value < 0 {
+        negativeInfinity = true
+      } else {
+        positiveInfinity = true
+      }
+      return
+    }
+    let bits = value.bitPattern
+    let exponent = Int((bits >> 52) & 0x7FF)
+    let fraction = bits & ((1 << 52) - 1)
+    // A normal double is (2^52 + fraction) × 2^(exponent − 1075); a subnormal one
+    // fraction × 2^−1074.
+    let significand = exponent == 0 ? fraction : fraction | (1 << 52)
+    add(significand, at: max(exponent - 1, 0), negative: value.sign == .minus)
+  }
+
+  mutating func add(_ value: Int64) {
+    add(value.magnitude, at: Self.unit, negative: value < 0)
+  }
+
+  /// The sum rounded to the nearest double (ties to even); an exact zero is +0.
+  var value: Double {
+    if isNaN || (positiveInfinity && negativeInfinity) { return .nan }
+    if positiveInfinity { return .infinity }
+    if negativeInfinity { return -.infinity }
+    var magnitude = words
+    let negative = words[Self.wordCount - 1] >> 63 == 1
+    if negative { Self.negate(&magnitude) }
+    guard let top = magnitude.lastIndex(where: { $0 != 0 }) else { return 0 }
+    let highest = top * 64 + 63 - magnitude[top].leadingZeroBitCount
+    let sign: FloatingPointSign = negative ? .minus : .plus
+    // 53 bits or fewer from the lowest: a double holds them exactly.
+    guard highest > 52 else { return Double(sign: sign, exponent: -Self.unit, significand: Double(magnitude[0])) }
+    let dropped = highest - 52
+    var significand = Self.bits(magnitude, from: dropped)
+    let half = Self.bit(magnitude, dropped - 1)
+    if half && (significand & 1 == 1 || Self.anyBit(magnitude, below: dropped - 1)) { significand += 1 }
+    return Double(sign: sign, exponent: dropped - Self.unit, significand: Double(significand))
+  }
+
+  /// Adds (or subtracts) `magnitude` × 2^(`position` − 1074).
+  private mutating func add(_ magnitude: UInt64, at position: Int, negative: Bool) {
+    guard magnitude != 0 else { return }
+    let word = position >> 6
+    let shift = position & 63
+    let parts = [magnitude << shift, shift == 0 ? 0 : magnitude >> (64 - shift)]
+    var carry = false
+    var index = word
+    while index < Self.wordCount {
+      let part = index - word < 2 ? parts[index - word] : 0
+      if index - word >= 2, !carry { break }
+      if negative {
+        let (first, borrowed) = words[index].subtractingReportingOverflow(part)
+        let (second, borrowedAgain) = first.subtractingReportingOverflow(carry ? 1 : 0)
+        words[index] = second
+        carry = borrowed || borrowedAgain
+      } else {
+        let (first, overflowed) = words[index].addingReportingOverflow(part)
+        let (second, overflowedAgain) = first.addingReportingOverflow(carry ? 1 : 0)
+        words[index] = second
+        carry = overflowed || overflowedAgain
+      }
+      index += 1
+    }
+  }
+
+  private static func negate(_ words: inout [UInt64]) {
+    var carry = true
+    for index in words.indices {
+      let (sum, overflowed) = (~words[index]).addingReportingOverflow(carry ? 1 : 0)
+      words[index] = sum
+      carry = overflowed
+    }
+  }
+
+  /// The 53 bits from bit `low` up.
+  private static func bits(_ words: [UInt64], from low: Int) -> UInt64 {
+    let word = low >> 6
+    let shift = low & 63
+    var value = words[word] >> shift
+    if shift != 0, word + 1 < words.count { value |= words[word + 1] << (64 - shift) }
+    return value & ((1 << 53) - 1)
+  }
+
+  private static func bit(_ words: [UInt64], _ index: Int) -> Bool {
+    (words[index >> 6] >> (index & 63)) & 1 == 1
+  }
+
+  /// Whether any bit below bit `index` is set.
+  private static func anyBit(_ words: [UInt64], below index: Int) -> Bool {
+    let word = index >> 6
+    if words[..<word].contains(where: { $0 != 0 }) { return true }
+    let mask: UInt64 = (1 << (index & 63)) &- 1
+    return words[word] & mask != 0
+  }
+}
