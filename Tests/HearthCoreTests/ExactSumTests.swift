@@ -3,8 +3,9 @@ import Testing
 
 @testable import HearthCore
 
-/// Sums and averages round the exact sum once, as Firestore's backend does; the values
-/// below are Google's emulator's answers.
+/// Sums and averages round the exact sum once; the values below are Google's emulator's
+/// answers (its compensated sum agrees with the exact one but where huge values cancel,
+/// which it answers as its internal order of the documents has them).
 @Suite struct ExactSumTests {
   func sum(_ values: [Value]) -> Value { AggregateFunction.sum(values) }
 

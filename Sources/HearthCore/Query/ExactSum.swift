@@ -1,7 +1,10 @@
-/// A sum of doubles and integers kept without rounding, then rounded once: Firestore sums
-/// and averages numbers so (Google's emulator answers `sum` of ten 0.1s with 1.0, of
-/// 1e16, 1 and 1 with 10000000000000002, and of 1e308, 1e308 and -1e308 with 1e308), where
-/// adding in turn rounds at every step and depends on the documents' order.
+/// A sum of doubles and integers kept without rounding, then rounded once. Firestore sums
+/// with compensation (Google's emulator answers `sum` of ten 0.1s with 1.0 and of 1e16, 1
+/// and 1 with 10000000000000002, where adding in turn gives 0.9999999999999999 and 1e16);
+/// the exact sum rounded once gives those answers too, and, unlike any order of additions,
+/// does not depend on the order the documents are read in. (The emulator's compensated
+/// sum does, where huge values cancel: 1e308, 1e308 and -1e308 make 1e308 or infinity
+/// there as its internal order has them; here always 1e308.)
 ///
 /// The total is a two's-complement fixed-point number whose lowest bit weighs 2^-1074 (the
 /// smallest double): every double and every Int64 is a whole number of such units, and
