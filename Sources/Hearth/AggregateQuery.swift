@@ -72,7 +72,7 @@ public final class AggregateQuery: @unchecked Sendable {
   public let query: Query
   let fields: [AggregateField]
   /// Firestore runs at most five aggregations in one query (identical ones count once).
-  static let maxAggregations = 5
+  static let maxAggregations = AggregateFunction.maximumCount
 
   init(query: Query, fields: [AggregateField]) {
     self.query = query

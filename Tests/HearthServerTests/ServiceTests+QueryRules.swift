@@ -478,3 +478,69 @@ extension ServiceTests {
     }
   }
 }
+
+extension ServiceTests {
+  func aggregate(_ service: FirestoreService, _ aggregations: [FirestoreV1.Aggregation], select: [FieldPath]? = nil)
+    throws -> [String: Value]
+  {
+    try service.runAggregationQuery(
+      FirestoreV1.RunAggregationQueryRequest(
+        database: Self.database,
+        query: FirestoreV1.StructuredAggregationQuery(query: query("c", select: select), aggregations: aggregations))
+    ).first?.result ?? [:]
+  }
+
+  /// What Google's emulator refuses of aggregations, batch writes and listings, with its
+  /// status codes (found by probing both servers with Google's Python client).
+  @Test func aggregationsBatchWritesAndListingsAreRefusedAsTheEmulatorRefusesThem() throws {
+    try withService { service in
+      _ = try commit(service, [Write(key: try key("c/d"), kind: .set(["v": .integer(1), "i": .integer(2)]))])
+      let v = FieldPath(["v"])
+      let reserved = #expect(throws: HearthError.self) {
+        try aggregate(service, [FirestoreV1.Aggregation(function: .count, alias: "__x__")])
+      }
+      #expect(reserved?.code == .invalidArgument && reserved?.message == #"The property.name "__x__" is reserved."#)
+      let six = (0..<6).map { FirestoreV1.Aggregation(function: .count, alias: "a\($0)") }
+      #expect(#expect(throws: HearthError.self) { try aggregate(service, six) }?.code == .unknown)
+      #expect(try aggregate(service, Array(six.prefix(5))).count == 5)
+      for function in [AggregateFunction.sum(.documentID()), .average(.documentID())] {
+        let name = #expect(throws: HearthError.self) {
+          try aggregate(service, [FirestoreV1.Aggregation(function: function, alias: "s")])
+        }
+        #expect(name?.code == .invalidArgument)
+        #expect(name?.message == "Aggregations are not supported for the property: __key__")
+      }
+      let sum = [FirestoreV1.Aggregation(function: .sum(v), alias: "s")]
+      let masked = #expect(throws: HearthError.self) { try aggregate(service, sum, select: [FieldPath(["i"])]) }
+      #expect(masked?.message == "The aggregation property v is not present in the base query's property mask.")
+      #expect(try aggregate(service, sum, select: [v])["s"] == .integer(1))
+      let counted = [FirestoreV1.Aggregation(function: .count, alias: "n")]
+      #expect(try aggregate(service, counted, select: [FieldPath(["i"])])["n"] == .integer(1))
+
+      // A batch write naming one document twice writes nothing.
+      let twice = #expect(throws: HearthError.self) {
+        try service.batchWrite(
+          FirestoreV1.BatchWriteRequest(
+            database: Self.database,
+            writes: [
+              FirestoreV1.Write(Write(key: try key("c/g"), kind: .set(["a": .integer(1)]))),
+              FirestoreV1.Write(Write(key: try key("c/g"), kind: .set(["b": .integer(2)]))),
+            ]))
+      }
+      #expect(twice?.code == .invalidArgument)
+      #expect(twice?.message == "the same document cannot be written more than once in a single request")
+      #expect(try count(service, query("c")) == .integer(1))
+
+      // A commit of no writes has no commit time; one of a write has.
+      #expect(try commit(service, []).commitTime == nil)
+      #expect(try commit(service, [Write(key: try key("c/e"), kind: .set([:]))]).commitTime != nil)
+
+      let slash = #expect(throws: HearthError.self) {
+        try service.listDocuments(
+          FirestoreV1.ListDocumentsRequest(database: Self.database, parent: .root, collectionID: "a/b"))
+      }
+      #expect(slash?.code == .invalidArgument)
+      #expect(slash?.message == #"Collection id "a/b" is invalid because it contains "/"."#)
+    }
+  }
+}

@@ -3,6 +3,9 @@
 package enum DocumentValidation {
   /// Firestore's limit: 1 MiB by its size rules.
   package static let maxDocumentSize = 1_048_576
+  /// Firestore's limit for one string or bytes value: 1 MiB − 89 bytes (Google's emulator:
+  /// "The value of property … is longer than 1048487 bytes").
+  package static let maxValueBytes = 1_048_487
   /// Maps and arrays nest at most this deep.
   package static let maxDepth = 20
 
@@ -91,6 +94,10 @@ package enum DocumentValidation {
       }
     case .geoPoint(let point):
       if let problem = point.rangeProblem { throw fail(key, path, problem) }
+    case .string(let string):
+      if string.utf8.count > maxValueBytes { throw tooLong(key, path, string.utf8.count) }
+    case .bytes(let data):
+      if data.count > maxValueBytes { throw tooLong(key, path, data.count) }
     case .reference(let reference):
       do { try reference.path.validate() } catch let error as HearthError {
         throw fail(key, path, "invalid reference: \(error.message)")
@@ -98,6 +105,10 @@ package enum DocumentValidation {
     default:
       break
     }
+  }
+
+  private static func tooLong(_ key: DocumentKey, _ path: [String], _ bytes: Int) -> HearthError {
+    fail(key, path, "the value is \(bytes) bytes long; one value may be at most \(maxValueBytes) bytes")
   }
 
   private static func tooDeep(_ key: DocumentKey, _ path: [String]) -> HearthError {

@@ -4,6 +4,9 @@ package enum AggregateFunction: Sendable, Hashable {
   case sum(FieldPath)
   case average(FieldPath)
 
+  /// Firestore runs at most five aggregations in one query.
+  package static let maximumCount = 5
+
   /// The field a sum or average reads; `nil` for a count.
   package var field: FieldPath? {
     switch self {

@@ -178,6 +178,19 @@ enum BackendQueryRules {
     }
   }
 
+  /// Checks what a sum or average reads as Google's emulator does: never `__name__`, and
+  /// only a field the query's projection (`select`, if any) keeps.
+  ///
+  /// - Throws: `invalidArgument` in the emulator's words.
+  static func checkOperands(_ functions: [AggregateFunction], projecting select: [FieldPath]?) throws {
+    for field in functions.compactMap(\.field) {
+      if field.isDocumentID { throw invalid("Aggregations are not supported for the property: __key__") }
+      if let select, !select.contains(where: { $0.isPrefix(of: field) }) {
+        throw invalid("The aggregation property \(field) is not present in the base query's property mask.")
+      }
+    }
+  }
+
   /// Checks sum and average against the backend's rule for `__name__` in their index: a
   /// query ordered explicitly by `__name__`, with a filter on `__name__` (any operator, in
   /// any AND or OR), or with a cursor that holds a `__name__` value (a cursor from a document

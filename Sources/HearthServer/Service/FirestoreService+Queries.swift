@@ -43,11 +43,20 @@ extension FirestoreService {
     for alias in aliases where !seen.insert(alias).inserted {
       throw HearthError(.invalidArgument, "Aggregation aliases contain duplicate alias \(alias)")
     }
+    for alias in aliases where BackendQueryRules.isReserved(alias) {
+      throw HearthError(.invalidArgument, "The property.name \"\(alias)\" is reserved.")
+    }
+    // Google's emulator fails a sixth aggregation with UNKNOWN (and the message "None").
+    guard aggregations.count <= AggregateFunction.maximumCount else {
+      throw HearthError(
+        .unknown, "A query may have at most \(AggregateFunction.maximumCount) aggregations, not \(aggregations.count)")
+    }
     let (_, transaction, past) = try consistency(request.consistency, in: request.database)
     let query = request.query.query
     var time = FirestoreService.now
     let functions = aggregations.map(\.function)
     try BackendQueryRules.checkFieldPaths(functions.compactMap(\.field))
+    try BackendQueryRules.checkOperands(functions, projecting: query.select)
     let model = try Self.checkedModel(query, aggregating: true)
     try BackendQueryRules.check(functions, over: model)
     let values = try read(request.database, at: past) { snapshot -> [Value] in

@@ -131,6 +131,10 @@ extension FirestoreService {
   package func listDocuments(_ request: FirestoreV1.ListDocumentsRequest) throws -> FirestoreV1.ListDocumentsResponse {
     let (size, start) = (try PageToken.size(request.pageSize), try PageToken.start(request.pageToken))
     try BackendQueryRules.checkFieldPaths(request.mask?.fieldPaths ?? [])
+    if request.collectionID.utf8.contains(UInt8(ascii: "/")) {
+      throw HearthError(
+        .invalidArgument, "Collection id \"\(request.collectionID)\" is invalid because it contains \"/\".")
+    }
     let collection = request.parent.appending(request.collectionID)
     try BackendQueryRules.checkReservedIDs(collection)
     let past = try consistency(request.consistency, in: request.database).readTime

@@ -28,7 +28,8 @@ package final class FirestoreService: Sendable {
   // MARK: - Writes
 
   /// `Commit`: the writes applied atomically, each with its result; in a transaction when
-  /// the request names one (which then ends).
+  /// the request names one (which then ends). A commit of no writes answers without a
+  /// commit time, as Google's emulator does.
   ///
   /// - Throws: `notFound`, `alreadyExists` or `failedPrecondition` for a failed
   ///   precondition, `invalidArgument` for an invalid write or an unknown transaction;
@@ -49,7 +50,7 @@ package final class FirestoreService: Sendable {
       writeResults: result.writeResults.map {
         FirestoreV1.WriteResult(updateTime: $0.updateTime, transformResults: $0.transformResults)
       },
-      commitTime: result.commitTime)
+      commitTime: writes.isEmpty ? nil : result.commitTime)
   }
 
   /// `BatchWrite`: each write applied on its own (not atomically), each with its status.
@@ -57,6 +58,10 @@ package final class FirestoreService: Sendable {
     let store = try databases.store(request.database)
     var results: [FirestoreV1.WriteResult] = []
     var statuses: [FirestoreV1.Status] = []
+    var keys = Set<DocumentKey>()
+    for write in request.writes where !keys.insert(write.write.key).inserted {
+      throw HearthError(.invalidArgument, "the same document cannot be written more than once in a single request")
+    }
     for write in request.writes {
       do {
         let checkedWrite = try checked(write.write, in: request.database)
@@ -78,8 +83,8 @@ package final class FirestoreService: Sendable {
     return FirestoreV1.BatchWriteResponse(writeResults: results, status: statuses)
   }
 
-  /// A write's key checked as a write's must be (a read may name `__id…__` keys, which
-  /// `recursive_delete`'s cursors do; a write may not), its values as a document's (their
+  /// A write's key checked as a write's must be (a read may name any `__id<digits>__` key,
+  /// as `recursive_delete`'s cursors do; a write only a `NumericID`), its values as a document's (their
   /// timestamps cut to microseconds), and its transforms as Google's emulator checks them.
   func checked(_ sent: Write, in database: DatabaseName) throws -> Write {
     var write = sent

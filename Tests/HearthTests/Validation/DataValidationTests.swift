@@ -280,17 +280,19 @@ import Testing
 
   @Test func documentsUpToOneMebibyteWorkAndLargerOnesFail() throws {
     try withDatabase { db in
-      // Size of big/doc with one string field "s" of n bytes, by Firestore's rules:
-      // name (16 + "big"+1 + "doc"+1) + field name ("s"+1) + value (n+1) + 32 = n + 59.
+      // Size of big/doc with string fields "s" of n bytes and "u" of 500,000 (one value
+      // may hold at most 1,048,487), by Firestore's rules: name (16 + "big"+1 + "doc"+1)
+      // + field names ("s"+1, "u"+1) + values (n+1, 500,001) + 32 = n + 500,062.
       let limit = 1_048_576
-      let exact = String(repeating: "x", count: limit - 59)
+      let other = String(repeating: "u", count: 500_000)
+      let exact = String(repeating: "x", count: limit - 500_062)
       let doc = db.document("big/doc")
-      try doc.setData(["s": exact])
-      #expect((try doc.getDocument().get("s") as? String)?.utf8.count == limit - 59)
+      try doc.setData(["s": exact, "u": other])
+      #expect((try doc.getDocument().get("s") as? String)?.utf8.count == limit - 500_062)
 
       let before = try doc.getDocument()
       expectHearthError(.invalidArgument, mentioning: ["big/doc"], "one byte over") {
-        try doc.setData(["s": exact + "x"])
+        try doc.setData(["s": exact + "x", "u": other])
       }
       expectHearthError(.invalidArgument, mentioning: ["big/doc"], "an update that adds a field") {
         try doc.updateData(["t": true])
@@ -300,7 +302,7 @@ import Testing
       }
       let after = try doc.getDocument()
       #expect(after.updateTime == before.updateTime)
-      #expect((after.get("s") as? String)?.utf8.count == limit - 59)
+      #expect((after.get("s") as? String)?.utf8.count == limit - 500_062)
 
       expectHearthError(.invalidArgument, mentioning: ["big/other"]) {
         try db.document("big/other").setData(["blob": Data(count: limit)])
@@ -308,21 +310,24 @@ import Testing
       #expect(try !db.document("big/other").getDocument().exists)
       // Shrinking a full document works.
       try doc.updateData(["s": "small", "t": true])
-      expectSame(try doc.getDocument().data(), ["s": "small", "t": true])
+      expectSame(try doc.getDocument().data(), ["s": "small", "t": true, "u": other])
     }
   }
 
   @Test func sizeCountsMultibyteCharactersAndNestedFieldNames() throws {
     try withDatabase { db in
-      // "é" is two bytes: ⌊(1_048_576 - 59) / 2⌋ of them fit, one more does not.
+      // "é" is two bytes: 400,000 of them in "s" (800,001 bytes) beside "u" of n bytes
+      // make name 24 + "s"+1 + 800,001 + "u"+1 + (n+1) + 32 = n + 800,062.
       let doc = db.document("big/doc")
-      let fitting = (1_048_576 - 59) / 2
-      try doc.setData(["s": String(repeating: "é", count: fitting)])
-      expectHearthError(.invalidArgument) { try doc.setData(["s": String(repeating: "é", count: fitting + 1)]) }
-      // A nested map: name 24 + "m"+1 + "s"+1 + (n+1) + 32 = n + 61.
-      try doc.setData(["m": ["s": String(repeating: "y", count: 1_048_576 - 61)] as [String: Any]])
+      let accents = String(repeating: "é", count: 400_000)
+      let rest = String(repeating: "x", count: 1_048_576 - 800_062)
+      try doc.setData(["s": accents, "u": rest])
+      expectHearthError(.invalidArgument) { try doc.setData(["s": accents + "é", "u": rest]) }
+      // A nested map: name 24 + "m"+1 + "s"+1 + 600,001 + "t"+1 + (n+1) + 32 = n + 600,064.
+      let nested = String(repeating: "y", count: 600_000)
+      try doc.setData(["m": ["s": nested, "t": String(repeating: "y", count: 1_048_576 - 600_064)] as [String: Any]])
       expectHearthError(.invalidArgument) {
-        try doc.setData(["m": ["s": String(repeating: "y", count: 1_048_576 - 60)] as [String: Any]])
+        try doc.setData(["m": ["s": nested, "t": String(repeating: "y", count: 1_048_576 - 600_063)] as [String: Any]])
       }
     }
   }
@@ -346,18 +351,51 @@ import Testing
       ]
       let fixedSize = 3 + 3 + 10 + 10 + 11 + 18 + 22 + 5 + 13 + 6
       // The padding string "s": 2 + (n + 1); the document: 24 + fields + 32.
-      let padding = 1_048_576 - 24 - 32 - fixedSize - 2 - 1
+      // The padding strings "s" (2 + (n + 1)) and "s2" (3 + 500,001): one value may hold
+      // at most 1,048,487 bytes. The document: 24 + fields + 32.
+      let padding = 1_048_576 - 24 - 32 - fixedSize - 2 - 1 - 500_004
       var data = fixed
+      data["s2"] = String(repeating: "q", count: 500_000)
       data["s"] = String(repeating: "p", count: padding)
       try doc.setData(data)
       #expect((try doc.getDocument().get("s") as? String)?.count == padding)
       data["s"] = String(repeating: "p", count: padding + 1)
       expectHearthError(.invalidArgument, mentioning: ["big/doc"], "one byte over the limit") { try doc.setData(data) }
 
-      // Bytes count their length (no + 1): name 16 + 4 + 5 = 25, + ("b" 2) + n + 32.
+      // Bytes count their length (no + 1): name 16 + 4 + 5 = 25, + ("b" 2) + 600,000
+      // + ("c" 2) + n + 32.
       let blob = db.document("big/blob")
-      try blob.setData(["b": Data(count: 1_048_576 - 59)])
-      expectHearthError(.invalidArgument) { try blob.setData(["b": Data(count: 1_048_576 - 58)]) }
+      try blob.setData(["b": Data(count: 600_000), "c": Data(count: 1_048_576 - 600_061)])
+      expectHearthError(.invalidArgument) {
+        try blob.setData(["b": Data(count: 600_000), "c": Data(count: 1_048_576 - 600_060)])
+      }
+    }
+  }
+
+  /// One string or bytes value holds at most 1,048,487 bytes (1 MiB − 89), Firestore's
+  /// limit for a field's value, however small the rest of the document; the error names
+  /// the field.
+  @Test func oneValueHoldsAtMostTheFieldValueLimit() throws {
+    try withDatabase { db in
+      let doc = db.document("c/d")
+      let limit = 1_048_487
+      try doc.setData(["s": String(repeating: "x", count: limit)])
+      #expect((try doc.getDocument().get("s") as? String)?.utf8.count == limit)
+      let before = try doc.getDocument().updateTime
+      expectHearthError(.invalidArgument, mentioning: ["c/d", "field s", "1048487"]) {
+        try doc.setData(["s": String(repeating: "x", count: limit + 1)])
+      }
+      expectHearthError(.invalidArgument, mentioning: ["field b", "1048487"]) {
+        try doc.setData(["b": Data(count: limit + 1)])
+      }
+      expectHearthError(.invalidArgument, mentioning: ["field m.s"]) {
+        try doc.setData(["m": ["s": String(repeating: "é", count: limit / 2 + 1)]])
+      }
+      expectHearthError(.invalidArgument, mentioning: ["field a"]) {
+        try doc.setData(["a": [String(repeating: "x", count: limit + 1)]])
+      }
+      #expect(try doc.getDocument().updateTime == before)
+      try doc.setData(["b": Data(count: limit)])
     }
   }
 
