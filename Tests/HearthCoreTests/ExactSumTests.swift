@@ -37,6 +37,9 @@ import Testing
     #expect(sum([.integer(.min), .integer(-1)]) == .double(-9223372036854775809.0))
     #expect(sum([]) == .integer(0))
     #expect(sum([.integer(3), .double(-0.0)]) == .double(3.0))
+    // Beside a double, an integer is taken as a double on its own, as Google's emulator
+    // takes it: 2^53 + 1 is 2^53.
+    #expect(sum([.integer(9_007_199_254_740_993), .double(1.0)]) == .double(9_007_199_254_740_992.0))
   }
 
   func isNaN(_ value: Value) -> Bool {

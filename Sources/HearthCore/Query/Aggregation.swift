@@ -32,39 +32,36 @@ package enum AggregateFunction: Sendable, Hashable {
       let numbers = documents.compactMap { $0.value(field) }.filter(\.isNumber)
       guard !numbers.isEmpty else { return .null }
       var total = ExactSum()
-      for number in numbers {
-        if case .integer(let integer) = number {
-          total.add(integer)
-        } else {
-          total.add(FieldOperations.asDouble(number))
-        }
-      }
+      for number in numbers { total.add(FieldOperations.asDouble(number)) }
       return .double(total.value / Double(numbers.count))
     }
   }
 
   /// Integers add up exactly (in 128 bits, so a running total may pass Int64's bounds
-  /// on the way); the sum is an integer when every input is one and the total fits, else
-  /// the exact sum of every number rounded once to a double.
+  /// on the way); the sum is an integer when every input is one and the total fits, that
+  /// total rounded to a double when it does not. With a double among them, every number
+  /// is taken as a double (an integer rounded on its own, as Google's emulator takes
+  /// 2^53 + 1 beside 1.0) and their exact sum rounded once.
   static func sum(_ values: [Value]) -> Value {
     var integer: Int128 = 0
-    var exact = ExactSum()
+    var doubles = ExactSum()
     var sawDouble = false
     for value in values {
       switch value {
       case .integer(let i):
         integer += Int128(i)
-        exact.add(i)
+        doubles.add(Double(i))
       case .double(let d):
-        exact.add(d)
+        doubles.add(d)
         sawDouble = true
       default:
         continue
       }
     }
-    if !sawDouble, let whole = Int64(exactly: integer) { return .integer(whole) }
-    return .double(exact.value)
+    if sawDouble { return .double(doubles.value) }
+    return Int64(exactly: integer).map(Value.integer) ?? .double(Double(integer))
   }
+
 }
 
 extension StoreReader {

@@ -1,4 +1,4 @@
-/// A sum of doubles and integers kept without rounding, then rounded once. Firestore sums
+/// A sum of doubles kept without rounding, then rounded once. Firestore sums
 /// with compensation (Google's emulator answers `sum` of ten 0.1s with 1.0 and of 1e16, 1
 /// and 1 with 10000000000000002, where adding in turn gives 0.9999999999999999 and 1e16);
 /// the exact sum rounded once gives those answers too, and, unlike any order of additions,
@@ -7,8 +7,8 @@
 /// there as its internal order has them; here always 1e308.)
 ///
 /// The total is a two's-complement fixed-point number whose lowest bit weighs 2^-1074 (the
-/// smallest double): every double and every Int64 is a whole number of such units, and
-/// 2,176 bits hold the sum of 2^63 of the largest. NaN, and infinities of both signs,
+/// smallest double): every double is a whole number of such units, and 2,176 bits hold
+/// the sum of 2^63 of the largest. NaN, and infinities of both signs,
 /// make the sum NaN; infinities of one sign make it that infinity.
 struct ExactSum {
   private static let wordCount = 34
@@ -38,10 +38,6 @@ struct ExactSum {
     // fraction × 2^−1074.
     let significand = exponent == 0 ? fraction : fraction | (1 << 52)
     add(significand, at: max(exponent - 1, 0), negative: value.sign == .minus)
-  }
-
-  mutating func add(_ value: Int64) {
-    add(value.magnitude, at: Self.unit, negative: value < 0)
   }
 
   /// The sum rounded to the nearest double (ties to even); an exact zero is +0.
