@@ -121,6 +121,15 @@ import Testing
         try commit(service, [Write(key: missing, kind: .delete, precondition: .updateTime(stale))])
       }
       #expect(failed.code == .failedPrecondition)
+      // A missing document's version is the epoch's, as on Google's emulator: a write
+      // that requires that update time of one proceeds, and one that requires another fails.
+      let gone = try key("made/never")
+      let epoch = Timestamp(seconds: 0, nanoseconds: 0)
+      _ = try commit(service, [Write(key: gone, kind: .delete, precondition: .updateTime(epoch))])
+      let later = try #require(throws: HearthError.self) {
+        try commit(service, [Write(key: gone, kind: .delete, precondition: .updateTime(stale))])
+      }
+      #expect(later.code == .failedPrecondition)
       // A write may not use a reserved ID, though a read may name one.
       let reserved = try #require(throws: HearthError.self) {
         try commit(service, [Write(key: try key("c/__x__"), kind: .set([:]))])

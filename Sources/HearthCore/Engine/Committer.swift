@@ -182,6 +182,9 @@ struct Committer {
     case .exists: return
     case .updateTime(let required):
       guard let existing else {
+        // Firestore keeps versions as microseconds since the epoch and gives a missing
+        // document version 0: Google's emulator takes the epoch itself as its version.
+        if required == Timestamp(seconds: 0, nanoseconds: 0) { return }
         throw HearthError(
           .failedPrecondition,
           "Document \(key) does not exist, so it was not last updated at \(RFC3339.format(required))")
