@@ -71,7 +71,8 @@ public class DocumentSnapshot: @unchecked Sendable {
   public func data() -> [String: Any]? {
     guard let document else { return nil }
     if let cached = decoded.load() { return cached.fields }
-    let fields = document.anyFields { [firestore] in DocumentReference(database: firestore, key: $0) }
+    let fields = document.anyFields(
+      reference: { [firestore] in DocumentReference(database: firestore, key: $0) }, vector: VectorValue.init)
     return decoded.storeIfNil(DecodedFields(fields)).fields
   }
 

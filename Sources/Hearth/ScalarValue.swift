@@ -56,6 +56,7 @@ enum ScalarValue {
     ObjectIdentifier(Date.self): { .value(.timestamp(Timestamp(date: $0 as! Date).truncatedToMicroseconds)) },
     ObjectIdentifier(Data.self): { .value(.bytes($0 as! Data)) },
     ObjectIdentifier(GeoPoint.self): { .value(.geoPoint($0 as! GeoPoint)) },
+    ObjectIdentifier(VectorValue.self): { .value(($0 as! VectorValue).value) },
     ObjectIdentifier(NSNull.self): { _ in .value(.null) },
   ]
 }

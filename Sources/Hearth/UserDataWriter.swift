@@ -3,7 +3,8 @@ import HearthCore
 
 /// Turns stored values into the Swift values users read: `NSNumber` for integers and
 /// doubles, `Bool`, `String`, `NSNull`, `Timestamp`, `Data`, `GeoPoint`,
-/// `DocumentReference`, `[Any]` and `[String: Any]` — as Firebase's API returns them. As a
+/// `DocumentReference`, `VectorValue`, `[Any]` and `[String: Any]` — as Firebase's API
+/// returns them. As a
 /// `FieldBuilder` (`AnyBuilder`) they are built straight from a document's bytes.
 ///
 /// Numbers are `NSNumber`s, as Firebase hands them back on Apple platforms, so that the
@@ -26,7 +27,7 @@ struct UserDataWriter {
   let database: Database
 
   private var builder: AnyBuilder {
-    AnyBuilder { [database] in DocumentReference(database: database, key: $0) }
+    AnyBuilder(reference: { [database] in DocumentReference(database: database, key: $0) }, vector: VectorValue.init)
   }
 
   func fields(_ fields: [String: Value]) -> [String: Any] { builder.fields(fields) }

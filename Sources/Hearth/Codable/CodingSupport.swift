@@ -95,6 +95,7 @@ enum CodingText {
     case is Timestamp, is Date: return "a timestamp"
     case is Data: return "bytes"
     case is GeoPoint: return "a geopoint"
+    case is VectorValue: return "a vector"
     case is DocumentReference: return "a document reference"
     default: break
     }

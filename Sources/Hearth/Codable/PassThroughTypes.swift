@@ -1,6 +1,6 @@
 import Foundation
 
-// `Timestamp`, `GeoPoint`, `DocumentReference`, `Data`, `Date` and `FieldValue` are
+// `Timestamp`, `GeoPoint`, `VectorValue`, `DocumentReference`, `Data`, `Date` and `FieldValue` are
 // values that Hearth stores as they are: `Database.Encoder` and `Database.Decoder` take
 // them before their `encode(to:)` or `init(from:)` would run. Their conformances below
 // exist so that models holding them can be `Codable`; with another encoder or decoder,
@@ -55,4 +55,37 @@ extension FieldValue: Encodable {
     }
     encoder.slot.node = .value(self)
   }
+}
+
+extension VectorValue: Codable {
+  /// Hearth's decoder reads a stored vector; another decoder the `array` key that
+  /// `encode(to:)` writes for other encoders.
+  ///
+  /// - Throws: `DecodingError.typeMismatch` for a field that holds no vector.
+  public init(from decoder: any Decoder) throws {
+    guard let decoder = decoder as? DecoderImpl else {
+      let container = try decoder.container(keyedBy: CodingKeys.self)
+      self.init(try container.decode([Double].self, forKey: .array))
+      return
+    }
+    guard case .map(let fields) = decoder.value, let vector = VectorValue(stored: fields) else {
+      throw decoder.context.mismatch(VectorValue.self, decoder.value, decoder.codingPath, shape: "a vector")
+    }
+    self = vector
+  }
+
+  /// Hearth's encoder stores the vector as a vector value; another encoder writes its
+  /// elements under `array`.
+  ///
+  /// - Throws: what another encoder's container throws.
+  public func encode(to encoder: any Encoder) throws {
+    if let encoder = encoder as? EncoderImpl {
+      encoder.slot.node = .value(self)
+    } else {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(array, forKey: .array)
+    }
+  }
+
+  private enum CodingKeys: String, CodingKey { case array }
 }

@@ -2,8 +2,10 @@ import Foundation
 
 /// Builds the values Firebase's API hands out, straight from a document's bytes:
 /// `NSNumber` for integers and doubles, `Bool`, `String`, `NSNull`, `Timestamp`, `Data`,
-/// `GeoPoint`, `[Any]`, `[String: Any]`, and for a reference whatever `reference` makes
-/// (the API's `DocumentReference`). Hearth's `UserDataWriter` explains the choices.
+/// `GeoPoint`, `[Any]`, `[String: Any]`, for a reference whatever `reference` makes (the
+/// API's `DocumentReference`) and for a vector (`Value.vectorElements`) whatever `vector`
+/// makes of its numbers (the API's `VectorValue`). Hearth's `UserDataWriter` explains the
+/// choices.
 ///
 /// It lives here, beside the decoder, rather than in the API module: the decoder is
 /// generic over its builder, and a generic function called from another module ran
@@ -15,8 +17,12 @@ package struct AnyBuilder: FieldBuilder {
   private static let nullValue = NSNull()
 
   package let makeReference: (DocumentKey) -> Any
+  package let makeVector: ([Double]) -> Any
 
-  package init(reference: @escaping (DocumentKey) -> Any) { makeReference = reference }
+  package init(reference: @escaping (DocumentKey) -> Any, vector: @escaping ([Double]) -> Any) {
+    makeReference = reference
+    makeVector = vector
+  }
 
   package func null() -> Any { Self.nullValue }
   package func boolean(_ value: Bool) -> Any { value }
@@ -28,7 +34,19 @@ package struct AnyBuilder: FieldBuilder {
   package func reference(_ key: DocumentKey) -> Any { makeReference(key) }
   package func geoPoint(_ value: GeoPoint) -> Any { value }
   package func array(_ elements: [Any]) -> Any { elements }
-  package func map(_ fields: [String: Any]) -> Any { fields }
+  /// A map, or the vector it stands for: `{"__type__": "__vector__", "value": [numbers]}`.
+  package func map(_ fields: [String: Any]) -> Any {
+    guard fields.count == 2, fields["__type__"] as? String == "__vector__", let elements = fields["value"] as? [Any]
+    else { return fields }
+    var numbers: [Double] = []
+    numbers.reserveCapacity(elements.count)
+    for element in elements {
+      // Booleans are Swift `Bool`s (which a cast would take for `NSNumber`s on Linux).
+      guard Swift.type(of: element) != Bool.self, let number = element as? NSNumber else { return fields }
+      numbers.append(number.doubleValue)
+    }
+    return makeVector(numbers)
+  }
 
   /// A stored value as the API hands it out.
   package func value(_ value: Value) -> Any {
@@ -43,7 +61,7 @@ package struct AnyBuilder: FieldBuilder {
     case .reference(let key): reference(key)
     case .geoPoint(let g): geoPoint(g)
     case .array(let elements): array(elements.map(self.value))
-    case .map(let map): fields(map)
+    case .map(let map): Value.vectorNumbers(map).map(makeVector) ?? fields(map)
     }
   }
 
@@ -53,7 +71,9 @@ package struct AnyBuilder: FieldBuilder {
 
 extension EncodedDocument {
   /// The document's fields as the API hands them out (see `AnyBuilder`).
-  package func anyFields(reference: @escaping (DocumentKey) -> Any) -> [String: Any] {
-    decode(using: AnyBuilder(reference: reference)).fields
+  package func anyFields(reference: @escaping (DocumentKey) -> Any, vector: @escaping ([Double]) -> Any)
+    -> [String: Any]
+  {
+    decode(using: AnyBuilder(reference: reference, vector: vector)).fields
   }
 }

@@ -52,6 +52,12 @@ package enum Value: Sendable {
     return values
   }
 
+  /// The numbers of a vector value (`vectorElements`) as doubles, or `nil` for any other
+  /// map.
+  package static func vectorNumbers(_ fields: [String: Value]) -> [Double]? {
+    vectorElements(fields)?.map(FieldOperations.asDouble)
+  }
+
   /// Type ranks, in order.
   package enum TypeOrder: Int, Sendable, Comparable {
     /// `vector` is Firestore's vector value, a map of a special shape (`vectorElements`),
