@@ -183,6 +183,22 @@ public struct AggregateQuerySnapshot: @unchecked Sendable {
   }
 }
 
+/// Aggregate snapshots are equal when they hold the same results, exactly (an integer
+/// `1` differs from a double `1.0`), of equal aggregate queries, as Firebase compares them.
+extension AggregateQuerySnapshot: Hashable {
+  /// Whether `a` and `b` answer equal aggregate queries with the same values.
+  public static func == (a: AggregateQuerySnapshot, b: AggregateQuerySnapshot) -> Bool {
+    a.query == b.query && a.countValue.isIdentical(to: b.countValue) && a.values.count == b.values.count
+      && a.values.allSatisfy { function, value in b.values[function].map(value.isIdentical) ?? false }
+  }
+
+  /// Hashes the query and the count (equal snapshots have both equal).
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(query)
+    if case .integer(let count) = countValue { hasher.combine(count) }
+  }
+}
+
 /// Aggregate queries are equal when they run the same aggregations over the same query.
 extension AggregateQuery: Hashable {
   /// Whether `a` and `b` aggregate the same query the same ways (in any order).

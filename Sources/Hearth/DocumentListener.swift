@@ -42,4 +42,8 @@ extension DocumentReference {
   public func snapshots(includeMetadataChanges: Bool = false) -> AsyncThrowingStream<DocumentSnapshot, Error> {
     snapshotStream(firestore) { listen(on: $0, $1) }
   }
+
+  /// `snapshots(includeMetadataChanges: false)`, as Firebase names it:
+  /// `for try await snapshot in reference.snapshots`.
+  public var snapshots: AsyncThrowingStream<DocumentSnapshot, Error> { snapshots() }
 }

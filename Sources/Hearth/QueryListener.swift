@@ -65,4 +65,8 @@ extension Query {
   public func snapshots(includeMetadataChanges: Bool = false) -> AsyncThrowingStream<QuerySnapshot, Error> {
     snapshotStream(firestore) { listen(on: $0, $1) }
   }
+
+  /// `snapshots(includeMetadataChanges: false)`, as Firebase names it:
+  /// `for try await snapshot in query.snapshots`.
+  public var snapshots: AsyncThrowingStream<QuerySnapshot, Error> { snapshots() }
 }

@@ -283,13 +283,25 @@ struct FirestorePortQueryUnitTests {
   // `filter(using: NSPredicate)`.
 }
 
-// FIRAggregateQueryUnitTests.testEquals is left out: Hearth's AggregateQuery is not Equatable or
-// Hashable (`db.collection("foo").count == db.collection("foo").count` does not compile).
+@Suite("Firestore port: FIRAggregateQueryUnitTests")
+struct FirestorePortAggregateQueryUnitTests {
+  // FIRAggregateQueryUnitTests.testEquals
+  @Test func testEquals() throws {
+    try withDatabase(settings: relaxed) { db in
+      let queryFoo = db.collection("foo").count
+      let queryFooDup = db.collection("foo").count
+      let queryBar = db.collection("bar").count
+      #expect(queryFoo == queryFooDup)
+      #expect(queryFoo != queryBar)
+      #expect(queryFoo.hashValue == queryFooDup.hashValue)
+      #expect(queryFoo.hashValue != queryBar.hashValue)
+    }
+  }
+}
 
-// FIRTransactionOptionsTests (testDefaults, testSetMaxAttempts, testHash, testIsEqual, testCopy)
-// is left out: Hearth has no `TransactionOptions`.
-// (testSetMaxAttemptsThrowsOnInvalidValue checks an Objective-C exception, which Swift cannot
-// catch.)
+// FIRTransactionOptionsTests is ported in Transactions/TransactionOptionsTests.swift
+// (testSetMaxAttemptsThrowsOnInvalidValue checks an Objective-C exception, which Swift
+// cannot catch: Hearth refuses such options when a transaction runs with them).
 
 @Suite("Firestore port: FSTUserDataReaderTests")
 struct FirestorePortUserDataReaderTests {

@@ -7,7 +7,8 @@ import Testing
 // FIRCountTests.mm, FIRAggregateTests.mm, the aggregation cases of
 // FIRCompositeIndexQueryTests.mm, and the Swift AggregationIntegrationTests.swift.
 // Where Firestore's test has a "standard" and an "enterprise" backend branch, the standard
-// (Cloud Firestore) expectation is ported. Equality/hash, terminate and network cases are left out.
+// (Cloud Firestore) expectation is ported. Terminate and network cases are left out; the
+// equality cases (of aggregate queries and their snapshots) are at the end.
 
 @Suite("Firestore port: aggregations")
 struct FirestorePortAggregateTests {
@@ -772,6 +773,138 @@ struct FirestorePortAggregateTests {
       #expect(count as? NSNumber == 0, "count got \(aggregateValue(count))")
       #expect(s.get(AggregateField.sum("notInMyDocs")) as? NSNumber == 0)
       #expect(s.get(AggregateField.average("notInMyDocs")) as? NSNull == NSNull())
+    }
+  }
+
+  // MARK: - Equality (FIRCountTests.mm, FIRAggregateTests.mm)
+
+  /// Checks `a == b` and equal hashes.
+  private func expectEqual<T: Hashable>(_ a: T, _ b: T, sourceLocation: SourceLocation = #_sourceLocation) {
+    #expect(a == b, sourceLocation: sourceLocation)
+    #expect(a.hashValue == b.hashValue, sourceLocation: sourceLocation)
+  }
+
+  /// Checks `a != b` and different hashes.
+  private func expectDifferent<T: Hashable>(_ a: T, _ b: T, sourceLocation: SourceLocation = #_sourceLocation) {
+    #expect(a != b, sourceLocation: sourceLocation)
+    #expect(a.hashValue != b.hashValue, sourceLocation: sourceLocation)
+  }
+
+  /// The queries of the `…QueryEquals` cases, each aggregated by `field`.
+  private func equalityQueries(_ db: Database, _ field: AggregateField) -> [AggregateQuery] {
+    let coll1 = db.collection("c")
+    let sub = coll1.document("bar").collection("baz")
+    return [
+      coll1.aggregate([field]), db.collection(coll1.path).aggregate([field]),
+      sub.whereField("a", isEqualTo: 1).limit(to: 100).aggregate([field]),
+      sub.whereField("a", isEqualTo: 1).limit(to: 100).aggregate([field]),
+      sub.whereField("b", isEqualTo: 1).order(by: "c").aggregate([field]),
+      sub.whereField("b", isEqualTo: 1).order(by: "c").aggregate([field]),
+    ]
+  }
+
+  // FIRCountTests.testAggregateQueryEquals
+  @Test func testAggregateQueryEquals() throws {
+    try withDatabase(settings: relaxed) { db in
+      let coll1 = db.collection("c")
+      let sub = coll1.document("bar").collection("baz")
+      let query1 = coll1.count
+      let query1Same = db.collection(coll1.path).count
+      let query2 = sub.whereField("a", isEqualTo: 1).limit(to: 100).count
+      let query2Same = sub.whereField("a", isEqualTo: 1).limit(to: 100).count
+      let query3 = sub.whereField("b", isEqualTo: 1).order(by: "c").count
+      let query3Same = sub.whereField("b", isEqualTo: 1).order(by: "c").count
+      expectEqual(query1, query1Same)
+      expectEqual(query2, query2Same)
+      expectEqual(query3, query3Same)
+      expectDifferent(query1, query2)
+      expectDifferent(query2, query3)
+    }
+  }
+
+  // FIRCountTests.testSnapshotEquals
+  @Test func testSnapshotEquals() throws {
+    try withDatabase(settings: relaxed) { db in
+      let c = try threeK(db)
+      let snapshot1 = try run(c.whereField("k", isEqualTo: "b").count)
+      let snapshot1Same = try run(c.whereField("k", isEqualTo: "b").count)
+      let snapshot2 = try run(c.whereField("k", isEqualTo: "a").count)
+      try c.document("d").setData(["k": "a"])
+      let snapshot2Different = try run(c.whereField("k", isEqualTo: "a").count)
+      let snapshot3 = try run(c.whereField("k", isEqualTo: "b").count)
+      let snapshot3Different = try run(c.whereField("k", isEqualTo: "c").count)
+      expectEqual(snapshot1, snapshot1Same)
+      #expect(snapshot1.query == c.whereField("k", isEqualTo: "b").count)
+      expectDifferent(snapshot1, snapshot2)
+      expectDifferent(snapshot2, snapshot2Different)
+      expectDifferent(snapshot3, snapshot3Different)
+    }
+  }
+
+  // FIRAggregateTests.testCountAggregateFieldQueryEquals, testSumAggregateFieldQueryEquals,
+  // testAverageAggregateFieldQueryEquals
+  @Test(arguments: ["count", "sum", "average"])
+  func testAggregateFieldQueryEquals(_ kind: String) throws {
+    try withDatabase(settings: relaxed) { db in
+      let field: AggregateField
+      let byPath: AggregateField
+      let other: AggregateField
+      switch kind {
+      case "count": (field, byPath, other) = (.count(), .count(), .sum("baz"))
+      case "sum": (field, byPath, other) = (.sum("baz"), .sum(FieldPath(["baz"])), .count())
+      default: (field, byPath, other) = (.average("baz"), .average(FieldPath(["baz"])), .count())
+      }
+      let queries = equalityQueries(db, field)
+      expectEqual(queries[0], queries[1])
+      expectEqual(queries[0], db.collection("c").aggregate([byPath]))
+      expectEqual(queries[2], queries[3])
+      expectEqual(queries[4], queries[5])
+      if kind == "count" {
+        let sub = db.collection("c").document("bar").collection("baz")
+        expectEqual(queries[2], sub.whereField("a", isEqualTo: 1).limit(to: 100).count)
+        expectEqual(queries[4], sub.whereField("b", isEqualTo: 1).order(by: "c").count)
+      }
+      expectDifferent(queries[0], queries[2])
+      expectDifferent(queries[2], queries[4])
+      expectDifferent(queries[0], db.collection("c").aggregate([other]))
+    }
+  }
+
+  // FIRAggregateTests.testAggregateFieldQueryNotEquals
+  @Test func testAggregateFieldQueryNotEquals() throws {
+    try withDatabase(settings: relaxed) { db in
+      let coll = db.collection("c")
+      let query1 = coll.aggregate([.count()])
+      let query2 = coll.aggregate([.sum("baz")])
+      let query3 = coll.aggregate([.average("baz")])
+      expectDifferent(query1, query2)
+      expectDifferent(query2, query3)
+      expectDifferent(query3, query1)
+      let baseQuery = coll.document("bar").collection("baz").whereField("a", isEqualTo: 1).limit(to: 100)
+      let query4 = baseQuery.aggregate([.count()])
+      let query5 = baseQuery.aggregate([.sum("baz")])
+      let query6 = baseQuery.aggregate([.average("baz")])
+      expectDifferent(query4, query5)
+      expectDifferent(query5, query6)
+      expectDifferent(query6, query4)
+    }
+  }
+
+  // FIRAggregateTests.testAggregateFieldQuerySnapshotEquality
+  @Test func testAggregateFieldQuerySnapshotEquality() throws {
+    try withDatabase(settings: relaxed) { db in
+      let c = try twoBooks(db)
+      let all: [AggregateField] = [
+        .count(), .sum("pages"), .sum("weight"), .average("pages"), .average("weight"),
+      ]
+      let snapshot1 = try run(c.aggregate(all))
+      let snapshot2 = try run(c.aggregate(all))
+      let snapshot3 = try run(c.aggregate(Array(all.prefix(4))))
+      let snapshot4 = try run(c.whereField("pages", isGreaterThan: 50).aggregate(all))
+      expectEqual(snapshot1, snapshot2)
+      expectDifferent(snapshot1, snapshot3)
+      expectDifferent(snapshot1, snapshot4)
+      expectDifferent(snapshot3, snapshot4)
     }
   }
 }

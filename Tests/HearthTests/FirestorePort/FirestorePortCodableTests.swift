@@ -13,9 +13,8 @@ import Testing
 // value (`123 == 123.0`). The ports compare exactly (`expectSame`), so where a model's property
 // is a `Double` or `Float` its expected value is written as a double (`123.0` for `123`): the
 // type Firebase's encoder produces and Firestore stores. `FSTTestDocRef("abc/xyz")` becomes a
-// reference of a temporary database. Left out: VectorValue (not in Hearth: testVectorValue, and
-// the `vector` property of testCodableRoundTrip), and testServerTimestampBehavior (pending
-// server timestamps while offline).
+// reference of a temporary database. Left out: testServerTimestampBehavior (pending server
+// timestamps while offline).
 
 // MARK: - Helpers (FirestoreEncoderTests' assertThat subjects)
 
@@ -1017,7 +1016,7 @@ struct FirestorePortCodableIntegrationTests {
     db.collection("test-collection").document()
   }
 
-  // CodableIntegrationTests.testCodableRoundTrip (without the VectorValue property)
+  // CodableIntegrationTests.testCodableRoundTrip
   @Test func testCodableRoundTrip() throws {
     struct Model: Codable, Equatable {
       var name: String
@@ -1025,6 +1024,7 @@ struct FirestorePortCodableIntegrationTests {
       var ts: Timestamp
       var geoPoint: GeoPoint
       var docRef: DocumentReference
+      var vector: VectorValue
     }
     try withDatabase { db in
       let docToWrite = documentRef(db)
@@ -1033,7 +1033,8 @@ struct FirestorePortCodableIntegrationTests {
         age: 42,
         ts: Timestamp(seconds: 987_654_321, nanoseconds: 0),
         geoPoint: GeoPoint(latitude: 45, longitude: 54),
-        docRef: docToWrite)
+        docRef: docToWrite,
+        vector: FieldValue.vector([0.7, 0.6]))
 
       for flavor in allFlavors {
         try setData(from: model, forDocument: docToWrite, withFlavor: flavor)
@@ -1041,6 +1042,23 @@ struct FirestorePortCodableIntegrationTests {
         let readAfterWrite = try docToWrite.getDocument().data(as: Model.self)
 
         #expect(readAfterWrite == model, "Failed with flavor \(flavor)")
+      }
+    }
+  }
+
+  // CodableIntegrationTests.testVectorValue
+  @Test func testVectorValue() throws {
+    struct Model: Codable {
+      var name: String
+      var embedding: VectorValue
+    }
+    try withDatabase { db in
+      let model = Model(name: "name", embedding: VectorValue([0.1, 0.3, 0.4]))
+      let docToWrite = documentRef(db)
+      for flavor in allFlavors {
+        try setData(from: model, forDocument: docToWrite, withFlavor: flavor)
+        let data = try docToWrite.getDocument().data(as: Model.self)
+        #expect(data.embedding == VectorValue([0.1, 0.3, 0.4]), "Failed with flavor \(flavor)")
       }
     }
   }
