@@ -121,7 +121,7 @@ import Testing
     try await withDatabase { db in
       let collection = db.collection("c")
       var counts: [Int] = []
-      for try await snapshot in collection.snapshots() {
+      for try await snapshot in collection.snapshots {  // Firebase's property form
         counts.append(snapshot.count)
         if counts.count == 3 { break }
         try await collection.addDocument(data: ["n": counts.count])

@@ -866,7 +866,8 @@ struct ListenerTests {
 
       let documents = try await withTimeout(seconds: streamTimeout) {
         var seen: [String] = []
-        for try await snapshot in c.document("e").snapshots() {
+        // The property form, as Firebase names it.
+        for try await snapshot in c.document("e").snapshots {
           seen.append(describeDocument(snapshot))
           if seen.count == 2 { break }
           try await c.document("e").setData(["n": 5])
