@@ -793,4 +793,50 @@ struct FirestorePortJSQueriesValidatedClientSideTests {
       expectAccepted(coll.order(by: "x").whereField("y", arrayContainsAny: [1, 2]), "array-contains-any")
     }
   }
+
+  // MARK: - The SDK's filters against the backend's (a listener against a get)
+
+  /// `checkOnlineAndOfflineResultsMatch`: the query's IDs from a get and from a listener's
+  /// first snapshot (Hearth's listener matches documents itself, as the SDK's cache does)
+  /// both `expected`.
+  private func checkResultsMatch(
+    _ query: Query, _ expected: [String], sourceLocation: SourceLocation = #_sourceLocation
+  )
+    throws
+  {
+    expectIDs(query, expected, sourceLocation: sourceLocation)
+    let events = EventRecorder<QuerySnapshot> { describeSnapshot($0) }
+    let registration = query.addSnapshotListener(events.handler)
+    defer { registration.remove() }
+    #expect(events.next()?.documents.map(\.documentID) == expected, sourceLocation: sourceLocation)
+  }
+
+  private static var zips: [String: [String: Any]] {
+    [
+      "a": ["zip": Double.nan], "b": ["zip": 91102], "c": ["zip": 98101], "d": ["zip": "98101"],
+      "e": ["zip": [98101]], "f": ["zip": [98101, 98102]], "g": ["zip": ["98101", ["zip": 98101]] as [Any]],
+      "h": ["zip": ["code": 500]], "i": ["zip": NSNull()], "j": ["code": 500],
+    ]
+  }
+
+  // query.test.ts 'sdk uses != filter same as backend'
+  @Test func sdkUsesNotEqualFilterSameAsBackend() throws {
+    try withDatabase(settings: listenerSettings()) { db in
+      let coll = try seed(db.collection("c"), Self.zips)
+      try checkResultsMatch(coll.whereField("zip", isNotEqualTo: 98101), ["a", "b", "d", "e", "f", "g", "h"])
+      try checkResultsMatch(coll.whereField("zip", isNotEqualTo: Double.nan), ["b", "c", "d", "e", "f", "g", "h"])
+      try checkResultsMatch(
+        coll.whereField("zip", isNotEqualTo: NSNull()), ["a", "b", "c", "d", "e", "f", "g", "h"])
+    }
+  }
+
+  // query.test.ts 'sdk uses not-in filter same as backend'
+  @Test func sdkUsesNotInFilterSameAsBackend() throws {
+    try withDatabase(settings: listenerSettings()) { db in
+      let coll = try seed(db.collection("c"), Self.zips)
+      try checkResultsMatch(
+        coll.whereField("zip", notIn: [98101, 98103, [98101, 98102]]), ["a", "b", "d", "e", "g", "h"])
+      try checkResultsMatch(coll.whereField("zip", notIn: [NSNull()]), [])
+    }
+  }
 }
