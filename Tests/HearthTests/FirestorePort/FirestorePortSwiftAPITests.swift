@@ -137,6 +137,49 @@ struct FirestorePortSmokeTests {
       expectSame(result.documents.map { $0.data() }, [testDocs["1"]!, testDocs["2"]!, testDocs["3"]!])
     }
   }
+
+  // The listener cases' reader and writer are two Firestore instances, two clients of one
+  // backend; Hearth's counterpart, two processes on one database, is
+  // CrossProcessListenerTests' (HearthShellTests), so here one database reads and writes.
+
+  // FSTSmokeTests.testObservesExistingDocument
+  @Test func testObservesExistingDocument() throws {
+    try withDatabase(settings: listenerSettings()) { db in
+      let ref = db.collection("test-collection").document()
+      try ref.setData(chatMessage())
+      let events = EventRecorder<DocumentSnapshot> { describeDocument($0) }
+      let registration = ref.addSnapshotListener(events.handler)
+      defer { registration.remove() }
+      let doc = events.next("snapshot")
+      #expect(doc.map { type(of: $0) == DocumentSnapshot.self } == true)
+      expectSame(doc?.data(), chatMessage())
+    }
+  }
+
+  // FSTSmokeTests.testObservesNewDocument
+  @Test func testObservesNewDocument() throws {
+    try withDatabase(settings: listenerSettings()) { db in
+      let ref = db.collection("test-collection").document()
+      let events = EventRecorder<DocumentSnapshot> { describeDocument($0) }
+      let registration = ref.addSnapshotListener(events.handler)
+      defer { registration.remove() }
+      #expect(events.next("null snapshot")?.exists == false)
+      try ref.setData(chatMessage())
+      let doc2 = events.next("full snapshot")
+      #expect(doc2.map { type(of: $0) == DocumentSnapshot.self } == true)
+      expectSame(doc2?.data(), chatMessage())
+    }
+  }
+
+  // FSTSmokeTests.testWillFireValueEventsForEmptyCollections
+  @Test func testWillFireValueEventsForEmptyCollections() throws {
+    try withDatabase(settings: listenerSettings()) { db in
+      let events = EventRecorder<QuerySnapshot> { describeSnapshot($0) }
+      let registration = db.collection("empty-collection").addSnapshotListener(events.handler)
+      defer { registration.remove() }
+      #expect(events.next("empty query snapshot")?.count == 0)
+    }
+  }
 }
 
 // MARK: - BasicCompileTests.swift: the code that must compile
