@@ -9,7 +9,7 @@
 /// Hearth orders names as Firestore does with one exception: an ID that begins with a
 /// zero byte (U+0000) comes before the numeric IDs, where Firestore puts it after. Keys
 /// hold IDs as their UTF-8 bytes, so a numeric ID's key is a zero byte and bytes no
-/// UTF-8 text has (`encoded`): no ID's key can equal it, and only IDs beginning with a
+/// UTF-8 text has (`append`): no ID's key can equal it, and only IDs beginning with a
 /// zero byte sort below it.
 package enum NumericID {
   /// The number of a numeric ID, or `nil` for any other ID.
@@ -20,12 +20,18 @@ package enum NumericID {
     return parse(id)
   }
 
+  /// Compared by bytes, as names are (a `Character` comparison would join an accent to
+  /// an underscore or a digit).
   private static func parse(_ id: String) -> Int64? {
-    let utf8 = id.utf8
-    guard utf8.count > 6, utf8.count <= 26, id.hasPrefix("__id"), id.hasSuffix("__") else { return nil }
-    let digits = id.dropFirst(4).dropLast(2)
-    guard let number = Int64(digits), number != 0, String(number) == digits else { return nil }
-    return number
+    var id = id
+    return id.withUTF8 { bytes -> Int64? in
+      guard bytes.count > 6, bytes.count <= 26, bytes.prefix(4).elementsEqual("__id".utf8),
+        bytes.suffix(2).elementsEqual("__".utf8)
+      else { return nil }
+      let digits = String(decoding: bytes[4..<bytes.count - 2], as: UTF8.self)
+      guard let number = Int64(digits), number != 0, String(number) == digits else { return nil }
+      return number
+    }
   }
 
   /// The ID of `number`.
