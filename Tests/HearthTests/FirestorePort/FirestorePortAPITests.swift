@@ -462,4 +462,22 @@ struct FirestorePortUserDataReaderTests {
       #expect(read is [Any])
     }
   }
+
+  // FSTUserDataReaderTests.testNSDatesAreConvertedToTimestamps (read back cut to the
+  // microsecond, as Firestore stores a timestamp)
+  @Test func testNSDatesAreConvertedToTimestamps() throws {
+    let date = Date()
+    let timestamp = Timestamp(date: date)
+    try withDatabase { db in
+      let input: [String: Any] = [
+        "array": [1, date] as [Any], "obj": ["date": date, "string": "hi"] as [String: Any],
+      ]
+      let output = try writtenAndRead(db, input) as? [String: Any]
+      for found in [(output?["array"] as? [Any])?[1], (output?["obj"] as? [String: Any])?["date"]] {
+        let actual = try #require(found as? Timestamp)
+        #expect(actual.seconds == timestamp.seconds)
+        #expect(actual.nanoseconds == timestamp.nanoseconds / 1000 * 1000)
+      }
+    }
+  }
 }
