@@ -639,6 +639,22 @@ import Testing
     }
   }
 
+  /// A plain write that waits for a transaction's lock past Google's emulator's lock
+  /// timeout (2 s) fails with ABORTED, and writes nothing; the transaction goes on.
+  @Test func aWriteOutsideTransactionsGivesUpAtTheLockTimeout() throws {
+    try withService { service in
+      _ = try commit(service, [Write(key: try key("c/a"), kind: .set(["n": .integer(1)]))])
+      let transaction = try begin(service)
+      #expect(try get(service, "c/a", in: transaction) == .integer(1))
+      let refused = try #require(throws: HearthError.self) {
+        try commit(service, [Write(key: try key("c/a"), kind: .set(["n": .integer(9)]))])
+      }
+      #expect(refused.code == .aborted && refused.message.hasPrefix("Transaction lock timeout"))
+      _ = try commit(service, [Write(key: try key("c/a"), kind: .set(["n": .integer(2)]))], transaction: transaction)
+      #expect(try get(service, "c/a", in: try begin(service)) == .integer(2))
+    }
+  }
+
   /// A one-shot event between threads.
   final class Signal: @unchecked Sendable {
     private let semaphore = DispatchSemaphore(value: 0)

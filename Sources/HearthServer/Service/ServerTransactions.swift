@@ -58,6 +58,10 @@ final class ServerTransactions: @unchecked Sendable {
 
   static let idleLimit = Duration.seconds(60)
   static let waitLimit = Duration.seconds(20)
+  /// How long a write outside transactions waits for their locks: Google's emulator's
+  /// lock timeout, after which it answers ABORTED ("Transaction lock timeout.") and the
+  /// transaction goes on.
+  static let writeWaitLimit = Duration.seconds(2)
   /// How many ended transactions are remembered (for their rollbacks and retries).
   static let endedLimit = 10_000
 
@@ -182,7 +186,7 @@ final class ServerTransactions: @unchecked Sendable {
   /// Runs a write that belongs to no transaction once no transaction holds a lock on
   /// the documents it writes: all of them at once, so it never holds one while waiting.
   ///
-  /// - Throws: `aborted` when the locks stay held past `waitLimit`; what `write` throws.
+  /// - Throws: `aborted` when the locks stay held past `writeWaitLimit`; what `write` throws.
   func withoutTransaction<R>(in database: DatabaseName, writing keys: [DocumentKey], _ write: () throws -> R) throws
     -> R
   {
@@ -190,10 +194,10 @@ final class ServerTransactions: @unchecked Sendable {
     // committing, which nothing can wound), so no transaction reads them meanwhile.
     let id = Data("write-\(UUID().uuidString)".utf8)
     try locked {
-      let deadline = ContinuousClock.now + Self.waitLimit
+      let deadline = ContinuousClock.now + Self.writeWaitLimit
       while keys.contains(where: { holders[Holder(database: database, key: $0)] != nil }) {
         guard wait(until: deadline) else {
-          throw HearthError(.aborted, "Too much contention on these documents: a transaction holds them")
+          throw HearthError(.aborted, "Transaction lock timeout: a transaction holds these documents")
         }
       }
       var write = Open(database: database, readOnly: false, readTime: nil, age: .max, lastUse: .now)
