@@ -50,7 +50,8 @@ from google.cloud.firestore_v1.base_query import And, FieldFilter, Or  # noqa: E
 
 COLLECTIONS = ["c0", "c1"]
 GROUP = "items"
-DOC_IDS = [f"d{i}" for i in range(8)]
+# Numeric IDs (`__id7__`) too, which Firestore orders before every other ID, by number.
+DOC_IDS = [f"d{i}" for i in range(8)] + ["__id7__", "__id-3__"]
 FIELDS = ["a", "b", "n", "tags", "m", "s"]
 NESTED = ["m.x", "m.y"]
 OPERATORS = ["==", "!=", "<", "<=", ">", ">=", "in", "not-in", "array_contains",
