@@ -47,6 +47,7 @@ from google.api_core import exceptions as api_exceptions  # noqa: E402
 from google.auth.credentials import AnonymousCredentials  # noqa: E402
 from google.cloud import firestore  # noqa: E402
 from google.cloud.firestore_v1.base_query import And, FieldFilter, Or  # noqa: E402
+from google.cloud.firestore_v1.vector import Vector  # noqa: E402
 
 COLLECTIONS = ["c0", "c1"]
 GROUP = "items"
@@ -101,7 +102,7 @@ class Gen:
         r = self.r
         kind = r.choice(
             ["null", "bool", "int", "int", "double", "double", "string", "string", "bytes",
-             "time", "geo", "ref"]
+             "time", "geo", "ref", "vector"]
         )
         if kind == "null":
             return None
@@ -124,6 +125,10 @@ class Gen:
             )
         if kind == "geo":
             return firestore.GeoPoint(r.choice([-90.0, 0.0, 1.5, 45.0]), r.choice([-180.0, 0.0, 2.5]))
+        if kind == "vector":
+            # Firestore's vector values: ordered by length, then element by element.
+            return Vector(r.choice([[1.0], [2.0], [-1.5], [1.0, 2.0], [2.0, 1.0], [1.0, 2.0, 3.0],
+                                    [float("inf")], [0.0, -0.0]]))
         return Ref(self.doc_path())
 
     def value(self, depth: int = 0):

@@ -17,6 +17,15 @@ struct Committer {
     _ writes: [Write], resolved: inout [(ResourcePath, CollectionNumber)], keepingDocuments: Bool = false
   ) throws -> CommitResult {
     guard !writes.isEmpty else { return CommitResult(commitTime: Timestamp(), changedKeys: [], writeResults: []) }
+    // Every write's data is checked before any is applied, as the backend checks a
+    // request: a bad vector in the last write fails the commit as invalid even where an
+    // earlier write's precondition fails too.
+    for write in writes {
+      switch write.kind {
+      case .set(let data), .patch(let data, _): try DocumentValidation.validateVectors(data, of: write.key)
+      case .delete: break
+      }
+    }
     let commitTime = try nextCommitTime()
     let indexes = try store.catalog.current(in: txn)
     var history = try VersionHistory(txn: txn, tables: tables)

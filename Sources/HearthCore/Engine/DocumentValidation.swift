@@ -44,11 +44,6 @@ package enum DocumentValidation {
   private static let emptyName = "Document fields must not be empty"
   private static let reservedName = "Document fields cannot begin and end with \"__\""
 
-  /// Firestore's vector value, a map `{"__type__": "__vector__", "value": [numbers]}`
-  /// (what the clients' `Vector` writes): the one map whose field name may begin and end
-  /// with `__`. It is stored and read back as that map; vector search is not served.
-  static func isVector(_ fields: [String: Value]) -> Bool { Value.vectorElements(fields) != nil }
-
   private static func fail(_ key: DocumentKey, _ path: [String], _ rule: String) -> HearthError {
     HearthError.invalidArgument("Invalid data for document \(key), field \(FieldPath(path)): \(rule)")
   }
@@ -86,7 +81,10 @@ package enum DocumentValidation {
       }
     case .map(let fields):
       guard depth < maxDepth else { throw tooDeep(key, path) }
-      if isVector(fields) { return }
+      // Firestore's vector value, a map `{"__type__": "__vector__", "value": [numbers]}`
+      // (what the clients' `Vector` writes): the one map whose field names may begin and
+      // end with `__` (`validateVectors` checks those a write sends).
+      if Value.vectorElements(fields) != nil { return }
       try validateMap(fields, at: &path, pathBytes: pathBytes, depth: depth + 1, key: key)
     case .timestamp(let timestamp):
       if !timestamp.isInFirestoreRange {
@@ -105,6 +103,40 @@ package enum DocumentValidation {
     default:
       break
     }
+  }
+
+  /// Checks the vector values a write sends (its set or patched fields, not what
+  /// transforms make of them) by the backend's rules, in its order, as Google's emulator
+  /// applies them to a write's data but not to the document it leaves (an `arrayUnion`
+  /// may put a vector in an array, and the document stays writable).
+  ///
+  /// - Throws: `invalidArgument` naming the document, the field and the rule broken.
+  package static func validateVectors(_ fields: [String: Value], of key: DocumentKey) throws {
+    var path: [String] = []
+    func check(_ value: Value, insideArray: Bool) throws {
+      switch value {
+      case .array(let elements):
+        for element in elements { try check(element, insideArray: true) }
+      case .map(let fields):
+        guard let elements = Value.vectorElements(fields) else {
+          // A vector in a map in an array is not in the array itself.
+          for (name, value) in fields {
+            path.append(name)
+            defer { path.removeLast() }
+            try check(value, insideArray: false)
+          }
+          return
+        }
+        // The emulator's words: "Cannot convert a vector value in an array value.",
+        // "Cannot have a zero length vector.", "Vector cannot contain NaN values."
+        if insideArray { throw fail(key, path, "a vector value may not be inside an array") }
+        if elements.isEmpty { throw fail(key, path, "a vector value must have at least one element") }
+        if elements.contains(where: \.isNaN) { throw fail(key, path, "a vector value may not contain NaN") }
+      default:
+        return
+      }
+    }
+    try check(.map(fields), insideArray: false)
   }
 
   private static func tooLong(_ key: DocumentKey, _ path: [String], _ bytes: Int) -> HearthError {

@@ -10,7 +10,8 @@ package enum FieldOperations {
   }
 
   /// Sets `path` to `value`, creating maps along the way and replacing any non-map value
-  /// that stands where a map is needed.
+  /// that stands where a map is needed (a vector too: a value of its own type, though
+  /// stored as a map, as Google's emulator replaces one under `m.y`).
   package static func set(_ value: Value, at path: FieldPath, in fields: inout [String: Value]) {
     guard let first = path.first else { return }
     if path.count == 1 {
@@ -18,20 +19,24 @@ package enum FieldOperations {
       return
     }
     var inner: [String: Value]
-    if case .map(let existing) = fields[first] { inner = existing } else { inner = [:] }
+    if case .map(let existing) = fields[first], Value.vectorElements(existing) == nil {
+      inner = existing
+    } else {
+      inner = [:]
+    }
     fields[first] = nil  // drop the reference so `inner` is uniquely owned and mutated in place
     set(value, at: path.dropFirst, in: &inner)
     fields[first] = .map(inner)
   }
 
-  /// Deletes `path`; nothing happens when it does not exist.
+  /// Deletes `path`; nothing happens when it does not exist (or crosses a vector).
   package static func delete(at path: FieldPath, in fields: inout [String: Value]) {
     guard let first = path.first else { return }
     if path.count == 1 {
       fields[first] = nil
       return
     }
-    guard case .map(var inner) = fields[first] else { return }
+    guard case .map(var inner) = fields[first], Value.vectorElements(inner) == nil else { return }
     fields[first] = nil
     delete(at: path.dropFirst, in: &inner)
     fields[first] = .map(inner)
