@@ -345,18 +345,34 @@ struct KeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
     map.fields[name(key)] = try context.box(value, at: codingPath + [key])
   }
 
+  /// A second nested container for one key goes on filling the first's map, as
+  /// Foundation's and Firebase's encoders do (two calls for `.top` make one `top` map).
   mutating func nestedContainer<NestedKey: CodingKey>(
     keyedBy keyType: NestedKey.Type, forKey key: Key
   ) -> KeyedEncodingContainer<NestedKey> {
-    let nested = EncodedMap()
-    map.fields[name(key)] = .map(nested)
+    let field = name(key)
+    let nested: EncodedMap
+    if case .map(let existing)? = map.fields[field] {
+      nested = existing
+    } else {
+      nested = EncodedMap()
+      map.fields[field] = .map(nested)
+    }
     let container = KeyedEncoder<NestedKey>(context: context, map: nested, codingPath: codingPath + [key])
     return KeyedEncodingContainer(container)
   }
 
+  /// As `nestedContainer(keyedBy:forKey:)`, a second one for a key appends to the first's
+  /// array.
   mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-    let nested = EncodedArray()
-    map.fields[name(key)] = .array(nested)
+    let field = name(key)
+    let nested: EncodedArray
+    if case .array(let existing)? = map.fields[field] {
+      nested = existing
+    } else {
+      nested = EncodedArray()
+      map.fields[field] = .array(nested)
+    }
     return UnkeyedEncoder(context: context, array: nested, codingPath: codingPath + [key])
   }
 

@@ -76,7 +76,10 @@ final class DecodingContext {
     case .direct(let direct): try directValue(value, as: direct, type: type, at: path())
     case .directlyDecodable(let directlyDecodable):
       try directlyDecodable.decoded(as: type, from: value, in: self, at: path())
-    case .initFromDecoder: try T(from: DecoderImpl(context: self, value: value, node: path(), expectedType: type))
+    // `type`, not `T`: a subclass's metatype passed as its superclass's
+    // (`decode(Employee.self as Person.Type, …)`) decodes the subclass, as in Foundation.
+    case .initFromDecoder:
+      try type.init(from: DecoderImpl(context: self, value: value, node: path(), expectedType: type))
     }
   }
 

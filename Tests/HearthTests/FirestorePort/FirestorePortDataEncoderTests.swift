@@ -32,15 +32,6 @@ import Testing
 // - The support types are private to this file (Numbers and NestedContainersTestType were
 //   internal); the types not used by the ported cases are left out.
 //
-// Left out because Hearth behaves differently from Firebase (reported for a decision, not
-// changed here):
-// - testEncodingMultipleNestedContainersWithTheSameTopLevelKey: Firebase merges two
-//   `nestedContainer(keyedBy:forKey: .top)` of one container into one map (`["top": ["first":
-//   …, "second": …]]`); Hearth's second nested container replaces the first (`["top":
-//   ["second": …]]`), so the model does not round-trip (keyNotFound "first").
-// - testDecodingConcreteTypeParameter: Firebase decodes `decode(Employee.self as
-//   Person.Type, from:)` with the metatype it is given (an Employee); Hearth decodes the
-//   static type `T` (a Person).
 // The other cases of these files are not part of this port (the strategy cases are in
 // FirestorePortCodingStrategyTests.swift).
 
@@ -446,6 +437,52 @@ struct FirestorePortDataEncoderTests {
     // Employee is a type which shares its encoder & decoder with its superclass, Person.
     let employee = Employee.testValue
     expectRoundTrip(of: employee)
+  }
+
+  // DataEncoderTests.testEncodingMultipleNestedContainersWithTheSameTopLevelKey
+  @Test func testEncodingMultipleNestedContainersWithTheSameTopLevelKey() {
+    struct Model: Codable, Equatable {
+      let first: String
+      let second: String
+
+      init(from coder: Decoder) throws {
+        let container = try coder.container(keyedBy: TopLevelCodingKeys.self)
+        let firstNestedContainer = try container.nestedContainer(keyedBy: FirstNestedCodingKeys.self, forKey: .top)
+        first = try firstNestedContainer.decode(String.self, forKey: .first)
+        let secondNestedContainer = try container.nestedContainer(keyedBy: SecondNestedCodingKeys.self, forKey: .top)
+        second = try secondNestedContainer.decode(String.self, forKey: .second)
+      }
+
+      func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: TopLevelCodingKeys.self)
+        var firstNestedContainer = container.nestedContainer(keyedBy: FirstNestedCodingKeys.self, forKey: .top)
+        try firstNestedContainer.encode(first, forKey: .first)
+        var secondNestedContainer = container.nestedContainer(keyedBy: SecondNestedCodingKeys.self, forKey: .top)
+        try secondNestedContainer.encode(second, forKey: .second)
+      }
+
+      init(first: String, second: String) {
+        self.first = first
+        self.second = second
+      }
+
+      static var testValue: Model { Model(first: "Johnny Appleseed", second: "appleseed@apple.com") }
+
+      enum TopLevelCodingKeys: String, CodingKey { case top }
+      enum FirstNestedCodingKeys: String, CodingKey { case first }
+      enum SecondNestedCodingKeys: String, CodingKey { case second }
+    }
+    let expected = ["top": ["first": "Johnny Appleseed", "second": "appleseed@apple.com"]]
+    expectRoundTrip(of: Model.testValue, expected: expected)
+  }
+
+  // DataEncoderTests.testDecodingConcreteTypeParameter
+  @Test func testDecodingConcreteTypeParameter() throws {
+    let value = try firebaseDataEncoder().encode(Employee.testValue)
+    let decoded = try firebaseDataDecoder().decode(Employee.self as Person.Type, from: value)
+    #expect(
+      type(of: decoded) == Employee.self,
+      "Expected decoded value to be of type \(Employee.self); got \(type(of: decoded)) instead.")
   }
 
   // MARK: Encoder features
