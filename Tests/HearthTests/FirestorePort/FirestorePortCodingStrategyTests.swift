@@ -18,11 +18,6 @@ import Testing
 // captured `var` count in a `Box` (strategy closures are `@Sendable` here). Left out: the
 // cases about JSON text and top-level values, which Hearth's encoder does not produce.
 
-/// A value as the one field of a document.
-private struct Field<T: Codable & Equatable>: Codable, Equatable {
-  var value: T
-}
-
 /// The strategies of one round trip, defaulting to FirebaseDataEncoder's own.
 private struct Strategies {
   var dateEncoding = Firestore.Encoder.DateEncodingStrategy.deferredToDate
@@ -75,19 +70,6 @@ private func expectEncodeFailure<T: Codable & Equatable>(
   }
 }
 
-private struct TestKey: CodingKey {
-  var stringValue: String
-  var intValue: Int?
-  init?(stringValue: String) {
-    self.stringValue = stringValue
-    intValue = nil
-  }
-  init?(intValue: Int) {
-    stringValue = "\(intValue)"
-    self.intValue = intValue
-  }
-}
-
 private struct FloatNaNPlaceholder: Codable, Equatable {
   init() {}
   func encode(to encoder: any Encoder) throws {
@@ -116,19 +98,6 @@ private struct DoubleNaNPlaceholder: Codable, Equatable {
     }
   }
   static func == (_: DoubleNaNPlaceholder, _: DoubleNaNPlaceholder) -> Bool { true }
-}
-
-private enum EitherDecodable<T: Decodable, U: Decodable>: Decodable {
-  case t(T)
-  case u(U)
-  init(from decoder: any Decoder) throws {
-    let container = try decoder.singleValueContainer()
-    do {
-      self = .t(try container.decode(T.self))
-    } catch {
-      self = .u(try container.decode(U.self))
-    }
-  }
 }
 
 // MARK: - Date strategies
@@ -405,24 +374,6 @@ struct FirestorePortDateDataStrategyTests {
     let input = 1
     let decoded = try decoder.decode(Field<EitherDecodable<Data, Int>>.self, from: ["value": input])
     #expect(decoded.value == .u(1), "the closure threw, so the fallback Int decodes")
-  }
-}
-
-/// `Field` holds `Codable & Equatable` values; the state tests only decode them.
-extension EitherDecodable: Equatable, Encodable where T: Codable & Equatable, U: Codable & Equatable {
-  static func == (a: Self, b: Self) -> Bool {
-    switch (a, b) {
-    case (.t(let x), .t(let y)): x == y
-    case (.u(let x), .u(let y)): x == y
-    default: false
-    }
-  }
-  func encode(to encoder: any Encoder) throws {
-    var container = encoder.singleValueContainer()
-    switch self {
-    case .t(let value): try container.encode(value)
-    case .u(let value): try container.encode(value)
-    }
   }
 }
 

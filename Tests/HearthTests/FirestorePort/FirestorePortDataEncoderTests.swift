@@ -35,11 +35,6 @@ import Testing
 // The other cases of these files are not part of this port (the strategy cases are in
 // FirestorePortCodingStrategyTests.swift).
 
-/// A value as the one field of a document.
-private struct Field<T: Codable & Equatable>: Codable, Equatable {
-  var value: T
-}
-
 /// `FirebaseDataEncoder()`: Hearth's encoder with FirebaseDataEncoder's own defaults.
 private func firebaseDataEncoder() -> Firestore.Encoder {
   var encoder = Firestore.Encoder()
@@ -150,24 +145,6 @@ private func expectEqualPaths(
 }
 
 // MARK: - Test types
-
-/// `_TestKey`: a key which can take on any string or integer value.
-private struct TestKey: CodingKey {
-  var stringValue: String
-  var intValue: Int?
-  init?(stringValue: String) {
-    self.stringValue = stringValue
-    intValue = nil
-  }
-  init?(intValue: Int) {
-    stringValue = "\(intValue)"
-    self.intValue = intValue
-  }
-  init(index: Int) {
-    stringValue = "Index \(index)"
-    intValue = index
-  }
-}
 
 private struct EmptyStruct: Codable, Equatable {
   static func == (_: EmptyStruct, _: EmptyStruct) -> Bool { true }
@@ -368,29 +345,6 @@ private struct NestedContainersTestType: Encodable {
       expectEqualPaths(
         thirdLevelContainerUnkeyed.codingPath, baseCodingPath + [TopLevelCodingKeys.b, TestKey(index: 1)],
         "New third-level unkeyed container had unexpected codingPath.")
-    }
-  }
-}
-
-private enum EitherDecodable<T: Codable & Equatable, U: Codable & Equatable>: Codable, Equatable {
-  case t(T)
-  case u(U)
-
-  init(from decoder: any Decoder) throws {
-    let container = try decoder.singleValueContainer()
-    do {
-      self = .t(try container.decode(T.self))
-    } catch {
-      self = .u(try container.decode(U.self))
-    }
-  }
-
-  /// Only for `Field`, which holds `Codable` values; the test only decodes.
-  func encode(to encoder: any Encoder) throws {
-    var container = encoder.singleValueContainer()
-    switch self {
-    case .t(let value): try container.encode(value)
-    case .u(let value): try container.encode(value)
     }
   }
 }
