@@ -316,18 +316,6 @@ struct FirestorePortDateDataStrategyTests {
 
   // MARK: - Encoder and decoder state
 
-  private struct ReferencingEncoderWrapper<T: Encodable>: Encodable {
-    let value: T
-    init(_ value: T) { self.value = value }
-    func encode(to encoder: any Encoder) throws {
-      var outer = encoder.container(keyedBy: TestKey.self)
-      var container = outer.nestedUnkeyedContainer(forKey: TestKey(stringValue: "value")!)
-      let superEncoder = container.superEncoder()
-      var nestedContainer = superEncoder.unkeyedContainer()
-      try nestedContainer.encode(value)
-    }
-  }
-
   // DataEncoderTests.testEncoderStateThrowOnEncodeCustomDate
   @Test func testEncoderStateThrowOnEncodeCustomDate() {
     // The closure needs to push a container before throwing an error to trigger.

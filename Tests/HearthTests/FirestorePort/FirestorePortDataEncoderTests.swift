@@ -504,23 +504,6 @@ struct FirestorePortDataEncoderTests {
 
   // DataEncoderTests.testEncoderStateThrowOnEncode
   @Test func testEncoderStateThrowOnEncode() {
-    struct ReferencingEncoderWrapper<T: Encodable>: Encodable {
-      let value: T
-      init(_ value: T) { self.value = value }
-
-      func encode(to encoder: any Encoder) throws {
-        // This approximates a subclass calling into its superclass, where the superclass encodes a value that
-        // might throw. The key here is that getting the superEncoder creates a referencing encoder.
-        var outer = encoder.container(keyedBy: TestKey.self)
-        var container = outer.nestedUnkeyedContainer(forKey: TestKey(stringValue: "value")!)
-        let superEncoder = container.superEncoder()
-
-        // Pushing a nested container on leaves the referencing encoder with multiple containers.
-        var nestedContainer = superEncoder.unkeyedContainer()
-        try nestedContainer.encode(value)
-      }
-    }
-
     // The structure that would be encoded here looks like
     //
     //   ["value": [[[Float.infinity]]]]

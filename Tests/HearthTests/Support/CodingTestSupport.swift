@@ -50,3 +50,21 @@ enum EitherDecodable<T: Codable & Equatable, U: Codable & Equatable>: Codable, E
     }
   }
 }
+
+/// The state tests' encoder wrapper: it approximates a subclass calling into its
+/// superclass, where the superclass encodes a value that might throw. Getting the
+/// superEncoder creates a referencing encoder, and pushing a nested container on it leaves
+/// that encoder with several containers. (Firebase's asks for an unkeyed container at the
+/// top; Hearth's encoder needs a keyed one, so the rest hangs under `value`.)
+struct ReferencingEncoderWrapper<T: Encodable>: Encodable {
+  let value: T
+  init(_ value: T) { self.value = value }
+
+  func encode(to encoder: any Encoder) throws {
+    var outer = encoder.container(keyedBy: TestKey.self)
+    var container = outer.nestedUnkeyedContainer(forKey: TestKey(stringValue: "value")!)
+    let superEncoder = container.superEncoder()
+    var nestedContainer = superEncoder.unkeyedContainer()
+    try nestedContainer.encode(value)
+  }
+}
