@@ -19,6 +19,8 @@ package enum ObservationScope: Hashable, Sendable {
   case group(String)
   /// One document.
   case document(DocumentKey)
+  /// Every commit, after the observers of the other scopes (snapshots in sync).
+  case everyCommit
 
   /// The scope of a query's results.
   package init(_ target: QueryModel.Target) {
@@ -47,12 +49,14 @@ package final class CommitObservers: CommitFollower {
     var byCollection: [ResourcePath: Set<Int>] = [:]
     var byGroup: [String: Set<Int>] = [:]
     var byDocument: [DocumentKey: Set<Int>] = [:]
+    var everyCommit: Set<Int> = []
 
     mutating func update(_ scope: ObservationScope, _ change: (inout Set<Int>) -> Void) {
       switch scope {
       case .collection(let path): Self.update(&byCollection, path, change)
       case .group(let id): Self.update(&byGroup, id, change)
       case .document(let key): Self.update(&byDocument, key, change)
+      case .everyCommit: change(&everyCommit)
       }
     }
 
@@ -96,11 +100,16 @@ package final class CommitObservers: CommitFollower {
     }
   }
 
-  /// The observers a commit's changes touch, each once, in registration order.
-  func observers(touchedBy changes: CommitChanges) -> [any CommitObserver] {
+  /// The observers a commit's changes touch, each once, in registration order; those of
+  /// every commit last, once the others have had it.
+  func observers(touchedBy changes: CommitChanges) -> (views: [any CommitObserver], everyCommit: [any CommitObserver]) {
     state.withLock { state in
-      guard !state.entries.isEmpty else { return [] }
-      if changes.everything { return state.entries.sorted { $0.key < $1.key }.map(\.value.observer) }
+      guard !state.entries.isEmpty else { return ([], []) }
+      let everyCommit = state.everyCommit.sorted().compactMap { state.entries[$0]?.observer }
+      if changes.everything {
+        let views = state.entries.filter { $0.value.scope != .everyCommit }.sorted { $0.key < $1.key }
+        return (views.map(\.value.observer), everyCommit)
+      }
       var ids: [Int] = []
       for key in changes.keys {
         if !state.byCollection.isEmpty, let found = state.byCollection[key.collectionPath] {
@@ -110,19 +119,19 @@ package final class CommitObservers: CommitFollower {
         if !state.byDocument.isEmpty, let found = state.byDocument[key] { ids.append(contentsOf: found) }
       }
       if ids.count > 1 { ids = Array(Set(ids)).sorted() }
-      return ids.compactMap { state.entries[$0]?.observer }
+      return (ids.compactMap { state.entries[$0]?.observer }, everyCommit)
     }
   }
 
   /// Hands a commit's changes to the observers they touch, on the state it left (a
   /// reader of `store`), before the next commit can begin.
   func notify(_ changes: CommitChanges, store: DocumentStore) {
-    let touched = observers(touchedBy: changes)
-    guard !touched.isEmpty else { return }
-    evaluationCount.add(touched.count, ordering: .relaxed)
+    let (views, everyCommit) = observers(touchedBy: changes)
+    guard !views.isEmpty || !everyCommit.isEmpty else { return }
+    evaluationCount.add(views.count, ordering: .relaxed)
     try? store.environment.read { txn in
       let reader = StoreReader(store: store, txn: txn)
-      for observer in touched { observer.commitApplied(changes, reader: reader) }
+      for observer in views + everyCommit { observer.commitApplied(changes, reader: reader) }
     }
   }
 
@@ -131,7 +140,7 @@ package final class CommitObservers: CommitFollower {
   package var isFollowing: Bool { count > 0 }
 
   package func follows(_ keys: [DocumentKey]) -> Bool {
-    !observers(touchedBy: CommitChanges(keys: keys)).isEmpty
+    !observers(touchedBy: CommitChanges(keys: keys)).views.isEmpty
   }
 
   package func committed(_ changes: CommitChanges, logSequence: UInt64, store: DocumentStore) {

@@ -151,6 +151,54 @@ struct FirestorePortListenerTests {
     }
   }
 
+  // FIRDatabaseTests.testSnapshotsInSyncListenerFiresAfterListenersInSync
+  @Test func testSnapshotsInSyncListenerFiresAfterListenersInSync() throws {
+    try withDatabase(settings: listenerSettings()) { db in
+      let coll = db.collection("collection")
+      let ref = try coll.addDocument(data: ["foo": 1])
+      let events = Box<[String]>([])
+      let gotInitialSnapshot = Signal()
+      let setupComplete = Box(false)
+      let docRegistration = ref.addSnapshotListener { _, error in
+        #expect(error == nil)
+        events.mutate { $0.append("doc") }
+        // Wait for the initial event so that we know we'll get exactly one snapshot event
+        // for our write below.
+        if !setupComplete.value {
+          setupComplete.value = true
+          gotInitialSnapshot.fire()
+        }
+      }
+      defer { docRegistration.remove() }
+      #expect(gotInitialSnapshot.wait())
+      events.mutate { $0.removeAll() }
+
+      let done = Signal()
+      let inSync = db.addSnapshotsInSyncListener {
+        events.mutate { $0.append("snapshots-in-sync") }
+        if events.value.count == 3 {
+          // An initial snapshots-in-sync event, then a snapshot event for the write, then
+          // another event to say they are in sync again.
+          #expect(events.value == ["snapshots-in-sync", "doc", "snapshots-in-sync"])
+          done.fire()
+        }
+      }
+      defer { inSync.remove() }
+      try ref.setData(["foo": 3])
+      #expect(done.wait(), "SnapshotsInSyncListenerDone")
+    }
+  }
+
+  // FIRDatabaseTests.testSnapshotsInSyncRemoveIsIdempotent
+  @Test func testSnapshotsInSyncRemoveIsIdempotent() throws {
+    try withDatabase(settings: listenerSettings()) { db in
+      // Calling remove multiple times doesn't explode.
+      let listener = db.addSnapshotsInSyncListener {}
+      listener.remove()
+      listener.remove()
+    }
+  }
+
   // FIRDatabaseTests.testListenCanBeCalledMultipleTimes; database.test.ts 'Listen can be
   // called multiple times'
   @Test func testListenCanBeCalledMultipleTimes() throws {

@@ -878,6 +878,34 @@ struct ListenerTests {
     }
   }
 
+  // MARK: - Snapshots in sync
+
+  /// The in-sync listener runs after the snapshot listeners a commit reached, even when it
+  /// was added first, and after commits that reach none; it is no view, so the views
+  /// evaluated a write do not count it.
+  @Test func snapshotsInSyncFollowTheListenersOfEachCommit() throws {
+    try withDatabase(settings: listenerSettings()) { db in
+      let events = Box<[String]>([])
+      let inSync = db.addSnapshotsInSyncListener { events.mutate { $0.append("sync") } }
+      defer { inSync.remove() }
+      #expect(waitUntil { events.value == ["sync"] })
+      let document = db.document("c/a").addSnapshotListener { snapshot, _ in
+        events.mutate { $0.append("doc \(snapshot?.exists == true)") }
+      }
+      defer { document.remove() }
+      #expect(waitUntil { events.value == ["sync", "doc false"] })
+      let evaluated = db.listenerStatistics.viewEvaluations
+      try db.document("c/a").setData(["n": 1])
+      #expect(waitUntil { events.value == ["sync", "doc false", "doc true", "sync"] })
+      #expect(db.listenerStatistics.viewEvaluations == evaluated + 1)
+      try db.document("other/b").setData(["n": 1])
+      #expect(waitUntil { events.value == ["sync", "doc false", "doc true", "sync", "sync"] })
+      inSync.remove()
+      try db.document("c/a").setData(["n": 2])
+      #expect(waitUntil { events.value.last == "doc true" && events.value.count == 6 })
+    }
+  }
+
   // MARK: - Live aggregation
 
   @Test func liveAggregationListener() throws {
