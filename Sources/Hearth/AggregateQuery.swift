@@ -71,8 +71,6 @@ public final class AggregateQuery: @unchecked Sendable {
   /// The query whose results are aggregated.
   public let query: Query
   let fields: [AggregateField]
-  /// Firestore runs at most five aggregations in one query (identical ones count once).
-  static let maxAggregations = AggregateFunction.maximumCount
 
   init(query: Query, fields: [AggregateField]) {
     self.query = query
@@ -116,11 +114,11 @@ public final class AggregateQuery: @unchecked Sendable {
     if let problem = fields.compactMap(\.problem).first { throw problem }
     guard !fields.isEmpty else { throw HearthError(.invalidArgument, "Aggregations can not be empty.") }
     let distinct = Set(fields.map(\.function)).count
-    guard distinct <= Self.maxAggregations else {
+    guard distinct <= AggregateFunction.maximumCount else {
       throw HearthError(
         .invalidArgument,
         "Invalid aggregation: the query asks for \(distinct) aggregations, but the maximum number of aggregations "
-          + "is \(Self.maxAggregations).")
+          + "is \(AggregateFunction.maximumCount).")
     }
     return (try query.runnableModel(aggregating: true), [AggregateFunction.count] + fields.map(\.function))
   }

@@ -112,31 +112,37 @@ package enum DocumentValidation {
   ///
   /// - Throws: `invalidArgument` naming the document, the field and the rule broken.
   package static func validateVectors(_ fields: [String: Value], of key: DocumentKey) throws {
-    var path: [String] = []
-    func check(_ value: Value, insideArray: Bool) throws {
-      switch value {
-      case .array(let elements):
-        for element in elements { try check(element, insideArray: true) }
-      case .map(let fields):
-        guard let elements = Value.vectorElements(fields) else {
-          // A vector in a map in an array is not in the array itself.
-          for (name, value) in fields {
-            path.append(name)
-            defer { path.removeLast() }
-            try check(value, insideArray: false)
-          }
-          return
-        }
-        // The emulator's words: "Cannot convert a vector value in an array value.",
-        // "Cannot have a zero length vector.", "Vector cannot contain NaN values."
-        if insideArray { throw fail(key, path, "a vector value may not be inside an array") }
-        if elements.isEmpty { throw fail(key, path, "a vector value must have at least one element") }
-        if elements.contains(where: \.isNaN) { throw fail(key, path, "a vector value may not contain NaN") }
-      default:
-        return
-      }
+    if let (path, rule) = vectorProblem(in: fields) { throw fail(key, path, rule) }
+  }
+
+  /// The first vector in `fields` that breaks a rule: its path (built on the way out, so
+  /// that a write with none builds nothing) and the rule. In the emulator's words: "Cannot
+  /// convert a vector value in an array value.", "Cannot have a zero length vector.",
+  /// "Vector cannot contain NaN values."
+  private static func vectorProblem(in fields: [String: Value]) -> (path: [String], rule: String)? {
+    for (name, value) in fields {
+      if let (path, rule) = vectorProblem(value, insideArray: false) { return ([name] + path, rule) }
     }
-    try check(.map(fields), insideArray: false)
+    return nil
+  }
+
+  private static func vectorProblem(_ value: Value, insideArray: Bool) -> (path: [String], rule: String)? {
+    switch value {
+    case .array(let elements):
+      for element in elements {
+        if let problem = vectorProblem(element, insideArray: true) { return problem }
+      }
+      return nil
+    case .map(let fields):
+      // A vector in a map in an array is not in the array itself.
+      guard let elements = Value.vectorElements(fields) else { return vectorProblem(in: fields) }
+      if insideArray { return ([], "a vector value may not be inside an array") }
+      if elements.isEmpty { return ([], "a vector value must have at least one element") }
+      if elements.contains(where: \.isNaN) { return ([], "a vector value may not contain NaN") }
+      return nil
+    default:
+      return nil
+    }
   }
 
   private static func tooLong(_ key: DocumentKey, _ path: [String], _ bytes: Int) -> HearthError {

@@ -258,23 +258,25 @@ package struct DocumentKey: Hashable, Sendable, Comparable, CustomStringConverti
   }
 
   /// -1, 0 or 1: the paths' order (segment by segment as `NumericID.compare` orders
-  /// them, then the shorter first), without joining them.
-  package func compare(_ other: DocumentKey) -> Int {
+  /// them, `zeroByteFirst` or not, then the shorter first), without joining them.
+  package func compare(_ other: DocumentKey, zeroByteFirst: Bool = true) -> Int {
     let mine = collectionPath.segments
     let theirs = other.collectionPath.segments
     let shared = min(mine.count, theirs.count)
     for index in 0..<shared {
-      let result = NumericID.compare(mine[index], theirs[index])
+      let result = NumericID.compare(mine[index], theirs[index], zeroByteFirst: zeroByteFirst)
       if result != 0 { return result }
     }
-    if mine.count == theirs.count { return NumericID.compare(documentID, other.documentID) }
+    if mine.count == theirs.count {
+      return NumericID.compare(documentID, other.documentID, zeroByteFirst: zeroByteFirst)
+    }
     // One path goes on past the other's collection: the shorter one's ID meets a segment
     // of the longer one's collection path.
     if mine.count < theirs.count {
-      let result = NumericID.compare(documentID, theirs[shared])
+      let result = NumericID.compare(documentID, theirs[shared], zeroByteFirst: zeroByteFirst)
       return result != 0 ? result : -1
     }
-    let result = NumericID.compare(mine[shared], other.documentID)
+    let result = NumericID.compare(mine[shared], other.documentID, zeroByteFirst: zeroByteFirst)
     return result != 0 ? result : 1
   }
 

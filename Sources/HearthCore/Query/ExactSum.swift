@@ -60,30 +60,31 @@ struct ExactSum {
     return Double(sign: sign, exponent: dropped - Self.unit, significand: Double(significand))
   }
 
-  /// Adds (or subtracts) `magnitude` × 2^(`position` − 1074).
+  /// Adds (or subtracts) `magnitude` × 2^(`position` − 1074): its two words (a double's 53
+  /// bits, shifted), then the carry (or borrow) on up.
   private mutating func add(_ magnitude: UInt64, at position: Int, negative: Bool) {
     guard magnitude != 0 else { return }
     let word = position >> 6
     let shift = position & 63
-    let parts = [magnitude << shift, shift == 0 ? 0 : magnitude >> (64 - shift)]
-    var carry = false
-    var index = word
-    while index < Self.wordCount {
-      let part = index - word < 2 ? parts[index - word] : 0
-      if index - word >= 2, !carry { break }
-      if negative {
-        let (first, borrowed) = words[index].subtractingReportingOverflow(part)
-        let (second, borrowedAgain) = first.subtractingReportingOverflow(carry ? 1 : 0)
-        words[index] = second
-        carry = borrowed || borrowedAgain
-      } else {
-        let (first, overflowed) = words[index].addingReportingOverflow(part)
-        let (second, overflowedAgain) = first.addingReportingOverflow(carry ? 1 : 0)
-        words[index] = second
-        carry = overflowed || overflowedAgain
-      }
+    var carry = add(magnitude << shift, at: word, negative: negative, carry: false)
+    carry = add(shift == 0 ? 0 : magnitude >> (64 - shift), at: word + 1, negative: negative, carry: carry)
+    var index = word + 2
+    while carry, index < Self.wordCount {
+      carry = add(0, at: index, negative: negative, carry: true)
       index += 1
     }
+  }
+
+  /// Adds (or subtracts) `part` and the carry (or borrow) to word `index`; returns the
+  /// carry (or borrow) out.
+  private mutating func add(_ part: UInt64, at index: Int, negative: Bool, carry: Bool) -> Bool {
+    let (first, out) =
+      negative ? words[index].subtractingReportingOverflow(part) : words[index].addingReportingOverflow(part)
+    let (second, outAgain) =
+      negative
+      ? first.subtractingReportingOverflow(carry ? 1 : 0) : first.addingReportingOverflow(carry ? 1 : 0)
+    words[index] = second
+    return out || outAgain
   }
 
   private static func negate(_ words: inout [UInt64]) {

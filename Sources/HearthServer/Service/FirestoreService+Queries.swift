@@ -212,16 +212,10 @@ extension FirestoreService {
       let parent = DocumentKey(query.parent)
       keys = try snapshot.documentKeys(inTreeOf: parent).filter { $0 != parent }
     }
-    // Firestore's own order, numeric IDs before every other (`NumericID.compare` puts
-    // IDs beginning with a zero byte first): the client bounds a collection's tree with
-    // its smallest numeric ID.
-    func compare(_ a: DocumentKey, _ b: DocumentKey) -> Int {
-      for (x, y) in zip(a.path.segments, b.path.segments) {
-        let order = NumericID.compare(x, y, zeroByteFirst: false)
-        if order != 0 { return order }
-      }
-      return a.depth < b.depth ? -1 : (a.depth > b.depth ? 1 : 0)
-    }
+    // Firestore's own order, numeric IDs before every other (keys put IDs beginning with
+    // a zero byte first): the client bounds a collection's tree with its smallest numeric
+    // ID.
+    func compare(_ a: DocumentKey, _ b: DocumentKey) -> Int { a.compare(b, zeroByteFirst: false) }
     keys.sort { compare($0, $1) < 0 }
     func within(_ key: DocumentKey) -> Bool {
       if let start = model.startAt, case .reference(let first)? = start.values.first {
