@@ -9,15 +9,9 @@ extension FirestoreService {
   ///   `unimplemented` for a vector search.
   package func runQuery(_ request: FirestoreV1.RunQueryRequest) throws -> [FirestoreV1.RunQueryResponse] {
     let (transactionID, transaction, past) = try consistency(request.consistency, in: request.database)
-    var (documents, time) = try read(request.database, at: past) {
+    try lock([LockTarget(readBy: request.query)], for: transactionID, in: request.database)
+    let (documents, time) = try read(request.database, at: past) {
       (try Self.documents(of: request.query, in: $0), $0.time)
-    }
-    if transactionID != nil, past == nil {
-      // The results are locked, then read again: no other writer can change them now.
-      try lock(documents.map(\.key), for: transactionID, in: request.database)
-      (documents, time) = try read(request.database, at: nil) {
-        (try Self.documents(of: request.query, in: $0), $0.time)
-      }
     }
     var responses = documents.map {
       FirestoreV1.RunQueryResponse(document: Self.document($0, mask: request.query.select), readTime: time)
@@ -51,7 +45,7 @@ extension FirestoreService {
       throw HearthError(
         .unknown, "A query may have at most \(AggregateFunction.maximumCount) aggregations, not \(aggregations.count)")
     }
-    let (_, transaction, past) = try consistency(request.consistency, in: request.database)
+    let (transactionID, transaction, past) = try consistency(request.consistency, in: request.database)
     let query = request.query.query
     var time = FirestoreService.now
     let functions = aggregations.map(\.function)
@@ -59,6 +53,7 @@ extension FirestoreService {
     try BackendQueryRules.checkOperands(functions, projecting: query.select)
     let model = try Self.checkedModel(query, aggregating: true)
     try BackendQueryRules.check(functions, over: model)
+    try lock([LockTarget(readBy: query)], for: transactionID, in: request.database)
     let values = try read(request.database, at: past) { snapshot -> [Value] in
       time = snapshot.time
       // A limit of 0 leaves no documents to aggregate (as on Google's emulator).

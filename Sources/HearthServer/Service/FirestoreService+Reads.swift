@@ -31,9 +31,10 @@ extension FirestoreService {
     try databases.store(database).read { reader in try reader.keepsVersions ? reader.lastCommitTime : nil }
   }
 
-  /// Locks `keys` for the read's transaction, if it has one, before they are read.
-  func lock(_ keys: [DocumentKey], for transaction: Data?, in database: DatabaseName) throws {
-    if let transaction { try transactions.read(transaction, in: database, locking: keys) }
+  /// Takes the shared locks of `targets` for the read's transaction, if it has one,
+  /// before they are read.
+  func lock(_ targets: [LockTarget], for transaction: Data?, in database: DatabaseName) throws {
+    if let transaction { try transactions.read(transaction, in: database, locking: targets) }
   }
 
   // MARK: - Documents
@@ -47,7 +48,7 @@ extension FirestoreService {
     try BackendQueryRules.checkFieldPaths(request.mask?.fieldPaths ?? [])
     for key in request.documents { try BackendQueryRules.checkReservedIDs(key.path) }
     let (transactionID, transaction, past) = try consistency(request.consistency, in: request.database)
-    try lock(request.documents, for: transactionID, in: request.database)
+    try lock(request.documents.map(LockTarget.document), for: transactionID, in: request.database)
     var time = FirestoreService.now
     var responses = try read(request.database, at: past) { snapshot in
       time = snapshot.time
@@ -81,7 +82,7 @@ extension FirestoreService {
     try BackendQueryRules.checkFieldPaths(request.mask?.fieldPaths ?? [])
     try BackendQueryRules.checkReservedIDs(request.key.path)
     let (transaction, _, past) = try consistency(request.consistency, in: request.database)
-    try lock([request.key], for: transaction, in: request.database)
+    try lock([.document(request.key)], for: transaction, in: request.database)
     guard let stored = try read(request.database, at: past, { try $0.document(request.key) }) else {
       throw HearthError(.notFound, "Document \(request.database.name(of: request.key)) not found")
     }
@@ -137,7 +138,8 @@ extension FirestoreService {
     }
     let collection = request.parent.appending(request.collectionID)
     try BackendQueryRules.checkReservedIDs(collection)
-    let past = try consistency(request.consistency, in: request.database).readTime
+    let (transaction, _, past) = try consistency(request.consistency, in: request.database)
+    try lock([.collection(collection)], for: transaction, in: request.database)
     let documents = try read(request.database, at: past) { snapshot -> [FirestoreV1.Document] in
       var documents: [FirestoreV1.Document] = []
       for id in PageToken.ids(try snapshot.documentIDs(inCollection: collection), after: start) {

@@ -1,27 +1,83 @@
 import Foundation
 import HearthCore
 
-/// The transactions clients have begun and not yet ended, and the document locks that
-/// make them serializable.
+/// What a lock covers: a document, or the range a query read — a collection, or every
+/// collection of a collection group (an empty ID: every collection, for a query of all
+/// descendants with no collection ID).
+enum LockTarget: Hashable, CustomStringConvertible {
+  case document(DocumentKey)
+  case collection(ResourcePath)
+  case group(String)
+
+  /// What `query` reads: its collection, or its collection group (for a group below a
+  /// document too: the lock is coarser than the query, never finer).
+  init(readBy query: FirestoreV1.StructuredQuery) {
+    self = query.allDescendants ? .group(query.collectionID) : .collection(query.parent.appending(query.collectionID))
+  }
+
+  /// The targets a write of `key` takes for writing: the document, and its collection
+  /// and group, so that it waits for the transactions whose queries read those.
+  static func written(_ key: DocumentKey) -> [LockTarget] {
+    [.document(key), .collection(key.collectionPath), .group(key.collectionGroup), .group("")]
+  }
+
+  /// Whether `mode` excludes `other` here. Readers share; a writer of a document
+  /// excludes everyone, and updaters exclude one another; writers into a collection or
+  /// group exclude only its readers (their documents' own locks exclude one another).
+  func excludes(_ mode: LockMode, _ other: LockMode) -> Bool {
+    guard case .document = self else { return (mode == .write) != (other == .write) }
+    return mode == .write || other == .write || (mode == .update && other == .update)
+  }
+
+  var description: String {
+    switch self {
+    case .document(let key): "\(key)"
+    case .collection(let path): "collection \(path)"
+    case .group(let id): id.isEmpty ? "every collection" : "collection group \(id)"
+    }
+  }
+}
+
+/// How a lock is held: for reading, shared; for reading what a transaction will likely
+/// write (a retry's reads), shared with readers but not with other updaters; for writing.
+enum LockMode: CaseIterable {
+  case read, update, write
+}
+
+/// The transactions clients have begun and not yet ended, and the locks that make them
+/// serializable.
 ///
 /// A transaction spans calls: `BeginTransaction` (or a read's `new_transaction`) gives an
 /// ID, reads name it, and `Commit` or `Rollback` ends it. An ID is valid once, in its own
-/// database. A read-write transaction locks every document it reads (found or missing)
-/// until it ends, so no other writer can change what it read before it commits: its
-/// commit is serializable with everything else, as Firestore's pessimistic transactions
-/// are. Writes without a transaction wait for the locks of the documents they write.
+/// database. A read-write transaction takes a shared lock on every document it reads
+/// (found or missing), and on the range every query it runs reads (its collection, or
+/// its collection group), until it ends; its commit takes an exclusive lock on each
+/// document it writes, and a writer's lock on the document's collection and group, which
+/// no other transaction may hold a query's lock on. So transactions read the same
+/// documents at once, no other writer changes what one read (or adds to, or takes from,
+/// what its queries read) before it commits, and its commit is serializable with
+/// everything else, as Firestore's pessimistic transactions are. Google's emulator locks
+/// the same: a query locks its whole collection, whatever its filters and limit. Writes
+/// without a transaction take the same locks as a commit, all at once.
 ///
-/// Contention is settled as in Firestore, without deadlocks or long waits (wound-wait,
-/// by age): a transaction that needs a lock held by a younger one takes it, and the
-/// younger one fails with ABORTED at its next call, which the client retries (keeping
-/// its age, through `retry_transaction`, so it cannot starve); a younger one waits for
-/// an older one. The older one first gives the younger one `woundGrace` to commit, unless
-/// the younger one is itself waiting for a lock: a client usually commits within
+/// Contention is settled as in Firestore, without deadlocks (wound-wait, by age): a
+/// transaction that needs a lock held by a younger one takes it, and the younger one
+/// fails with ABORTED at its next call, which the client retries (keeping its age,
+/// through `retry_transaction`, so it cannot starve); a younger one waits for an older
+/// one. The older one first gives the younger one `woundGrace` to commit, unless the
+/// younger one is itself waiting for a lock: a client usually commits within
 /// milliseconds of its reads, and an abort it would retry costs more than the wait (with
 /// many clients on one document, immediate wounds cascade: each retry wounds whoever
-/// took the lock meanwhile, until clients run out of attempts). A transaction left idle
-/// for `idleLimit` expires and frees its locks, and no wait lasts longer than
-/// `waitLimit`.
+/// took the lock meanwhile, until clients run out of attempts). A retry's reads take
+/// update locks, which readers share but other retries wait for: transactions that
+/// read one document at once and were aborted for it then take turns rather than abort
+/// one another again (all of them read the document, which their writes change, so
+/// only one of each round could commit). No wait lasts longer than
+/// `waitLimit`, Google's emulator's lock timeout, after which the waiting call fails with
+/// ABORTED. (Where an older transaction commits a write to a document a younger one
+/// read, the emulator makes the older one's commit time out, and the younger one may
+/// commit; Hearth, as production Firestore, lets the older one win.) A transaction left
+/// idle for `idleLimit` expires and frees its locks.
 ///
 /// An ID stays known after its transaction ends, so that `Rollback` of an ended one
 /// succeeds, as on Google's emulator (clients roll back after a commit failed), and
@@ -41,8 +97,10 @@ final class ServerTransactions: @unchecked Sendable {
     var readTime: Timestamp? = nil
     /// Lower is older; a retry keeps the age of the transaction it retries.
     let age: UInt64
+    /// A retry of an aborted transaction: its reads take update locks.
+    var isRetry = false
     var lastUse: ContinuousClock.Instant
-    var locks: Set<DocumentKey> = []
+    var locks: Set<LockTarget> = []
     /// An older transaction took its locks: its next call fails with ABORTED.
     var wounded = false
     /// Its commit is under way: it can no longer be wounded.
@@ -53,22 +111,23 @@ final class ServerTransactions: @unchecked Sendable {
 
   private struct Holder: Hashable {
     let database: DatabaseName
-    let key: DocumentKey
+    let target: LockTarget
   }
 
+  /// The transactions (and plain writes) that hold one target's lock, by mode.
+  private typealias Holders = [LockMode: Set<Data>]
+
   static let idleLimit = Duration.seconds(60)
-  static let waitLimit = Duration.seconds(20)
-  /// How long a write outside transactions waits for their locks: Google's emulator's
-  /// lock timeout, after which it answers ABORTED ("Transaction lock timeout.") and the
-  /// transaction goes on.
-  static let writeWaitLimit = Duration.seconds(2)
+  /// How long a call waits for a lock: Google's emulator's lock timeout, after which it
+  /// answers ABORTED ("Transaction lock timeout.") and the holder goes on.
+  static let waitLimit = Duration.seconds(2)
   /// How many ended transactions are remembered (for their rollbacks and retries).
   static let endedLimit = 10_000
 
   private let woundGrace: Duration
   private let condition = NSCondition()
   private var open: [Data: Open] = [:]
-  private var holders: [Holder: Data] = [:]
+  private var holders: [Holder: Holders] = [:]
   private var nextAge: UInt64 = 0
 
   init(woundGrace: Duration) {
@@ -110,7 +169,9 @@ final class ServerTransactions: @unchecked Sendable {
         age = nextAge
         nextAge += 1
       }
-      open[id] = Open(database: database, readOnly: readOnly, readTime: readTime, age: age, lastUse: .now)
+      open[id] = Open(
+        database: database, readOnly: readOnly, readTime: readTime, age: age, isRetry: retried?.isEmpty == false,
+        lastUse: .now)
       return id
     }
   }
@@ -120,8 +181,9 @@ final class ServerTransactions: @unchecked Sendable {
   private var ended: [Data: (database: DatabaseName, age: UInt64)] = [:]
   private var endedOrder: [Data] = []
 
-  /// Checks the transaction for a read and, for a read-write one, locks `keys` for it
-  /// (waiting for younger holders to be wounded, or for older ones to end).
+  /// Checks the transaction for a read and, for a read-write one, takes the shared locks
+  /// of `targets` for it (waiting for a younger writer to be wounded, or for an older
+  /// one, or a commit under way, to end).
   ///
   /// A wounded transaction still reads, without locks: it learns of its abort when it
   /// commits, where clients retry (Google's Python client retries only a commit's
@@ -131,14 +193,14 @@ final class ServerTransactions: @unchecked Sendable {
   /// - Throws: `invalidArgument` for an unknown, ended, expired or foreign ID; `aborted`
   ///   when a lock did not come in time.
   @discardableResult
-  func read(_ id: Data, in database: DatabaseName, locking keys: [DocumentKey]) throws -> Timestamp? {
+  func read(_ id: Data, in database: DatabaseName, locking targets: [LockTarget]) throws -> Timestamp? {
     try locked {
       var transaction = try valid(id, in: database)
       transaction.lastUse = .now
       open[id] = transaction
       guard !transaction.readOnly else { return transaction.readTime }
-      for key in keys {
-        guard try lock(key, for: id, in: database) else { return nil }
+      for target in targets {
+        guard try lock(target, transaction.isRetry ? .update : .read, for: id, in: database) else { return nil }
       }
       return nil
     }
@@ -158,8 +220,10 @@ final class ServerTransactions: @unchecked Sendable {
         end(id)
         throw HearthError(.invalidArgument, "Cannot modify entities in a read-only transaction")
       }
-      for key in keys {
-        guard try lock(key, for: id, in: database) else { break }
+      locking: for key in keys {
+        for target in LockTarget.written(key) {
+          guard try lock(target, .write, for: id, in: database) else { break locking }
+        }
       }
       guard open[id]?.wounded == false else {
         end(id)
@@ -183,28 +247,30 @@ final class ServerTransactions: @unchecked Sendable {
     }
   }
 
-  /// Runs a write that belongs to no transaction once no transaction holds a lock on
-  /// the documents it writes: all of them at once, so it never holds one while waiting.
+  /// Runs a write that belongs to no transaction once no transaction holds a lock it
+  /// needs (the documents it writes, a query's lock on their collections): all of them
+  /// at once, so it never holds one while waiting.
   ///
-  /// - Throws: `aborted` when the locks stay held past `writeWaitLimit`; what `write` throws.
+  /// - Throws: `aborted` when the locks stay held past `waitLimit`; what `write` throws.
   func withoutTransaction<R>(in database: DatabaseName, writing keys: [DocumentKey], _ write: () throws -> R) throws
     -> R
   {
-    // The write holds the documents' locks while it runs (as a transaction that is
-    // committing, which nothing can wound), so no transaction reads them meanwhile.
+    // The write holds its locks while it runs (as a transaction that is committing, which
+    // nothing can wound), so no transaction reads its documents meanwhile.
     let id = Data("write-\(UUID().uuidString)".utf8)
+    let targets = Set(keys.flatMap(LockTarget.written))
     try locked {
-      let deadline = ContinuousClock.now + Self.writeWaitLimit
-      while keys.contains(where: { holders[Holder(database: database, key: $0)] != nil }) {
+      let deadline = ContinuousClock.now + Self.waitLimit
+      while let held = targets.first(where: { !conflicts($0, .write, for: id, in: database).isEmpty }) {
         guard wait(until: deadline) else {
-          throw HearthError(.aborted, "Transaction lock timeout: a transaction holds these documents")
+          throw HearthError(.aborted, "Transaction lock timeout: a transaction holds \(held)")
         }
       }
       var write = Open(database: database, readOnly: false, readTime: nil, age: .max, lastUse: .now)
       write.committing = true
-      for key in keys {
-        holders[Holder(database: database, key: key)] = id
-        write.locks.insert(key)
+      for target in targets {
+        holders[Holder(database: database, target: target), default: [:]][.write, default: []].insert(id)
+        write.locks.insert(target)
       }
       open[id] = write
     }
@@ -234,32 +300,46 @@ final class ServerTransactions: @unchecked Sendable {
     return transaction
   }
 
-  /// Takes `key`'s lock for `id`: at once when free; from a younger holder that is
-  /// waiting itself or has not committed within `woundGrace`, by wounding it; from an
-  /// older one, after it ends. False when `id` is or gets wounded.
+  /// The others that hold `target`'s lock in a mode that excludes `mode`.
+  private func conflicts(_ target: LockTarget, _ mode: LockMode, for id: Data, in database: DatabaseName) -> [Data] {
+    guard let held = holders[Holder(database: database, target: target)] else { return [] }
+    var others = Set<Data>()
+    for (other, ids) in held where target.excludes(mode, other) { others.formUnion(ids) }
+    others.remove(id)
+    return Array(others)
+  }
+
+  /// Takes `target`'s lock for `id` in `mode`: at once when no other holder excludes it;
+  /// from younger holders that are waiting themselves or have not committed within
+  /// `woundGrace`, by wounding them; from older ones, after they end. False when `id` is
+  /// or gets wounded.
   ///
   /// - Throws: `aborted` (ending `id`) when the lock did not come within `waitLimit`.
-  private func lock(_ key: DocumentKey, for id: Data, in database: DatabaseName) throws -> Bool {
-    let holder = Holder(database: database, key: key)
+  private func lock(_ target: LockTarget, _ mode: LockMode, for id: Data, in database: DatabaseName) throws -> Bool {
     let start = ContinuousClock.now
     let deadline = start + Self.waitLimit
     let woundAt = start + woundGrace
     defer { open[id]?.waiting = false }
     while true {
       guard let mine = open[id], !mine.wounded else { return false }
-      guard let current = holders[holder], current != id else {
-        holders[holder] = id
-        open[id]?.locks.insert(key)
+      let others = conflicts(target, mode, for: id, in: database)
+      guard !others.isEmpty else {
+        holders[Holder(database: database, target: target), default: [:]][mode, default: []].insert(id)
+        open[id]?.locks.insert(target)
         return true
       }
       var until = deadline
-      if let other = open[current], other.age > mine.age, !other.committing {
+      var woundedAny = false
+      for current in others {
+        guard let other = open[current], other.age > mine.age, !other.committing else { continue }
         if other.waiting || ContinuousClock.now >= woundAt {
           wound(current)
-          continue
+          woundedAny = true
+        } else {
+          until = min(until, woundAt)
         }
-        until = woundAt
       }
+      if woundedAny { continue }
       if !mine.waiting {
         open[id]?.waiting = true
         // An older transaction waiting out its grace for this one's locks must not wait.
@@ -267,7 +347,7 @@ final class ServerTransactions: @unchecked Sendable {
       }
       guard wait(until: until) || until == woundAt else {
         end(id)
-        throw HearthError(.aborted, "Transaction lock timeout: \(key) stayed locked by another transaction")
+        throw HearthError(.aborted, "Transaction lock timeout: \(target) stayed locked by another transaction")
       }
     }
   }
@@ -276,7 +356,7 @@ final class ServerTransactions: @unchecked Sendable {
   private func wound(_ id: Data) {
     guard var transaction = open[id] else { return }
     transaction.wounded = true
-    release(&transaction)
+    release(&transaction, id)
     open[id] = transaction
     condition.broadcast()
   }
@@ -285,7 +365,7 @@ final class ServerTransactions: @unchecked Sendable {
   /// for its rollback and retries.
   private func end(_ id: Data, remembered: Bool = true) {
     guard var transaction = open.removeValue(forKey: id) else { return }
-    release(&transaction)
+    release(&transaction, id)
     if remembered {
       if endedOrder.count >= Self.endedLimit {
         let forgotten = endedOrder.prefix(Self.endedLimit / 2)
@@ -298,8 +378,12 @@ final class ServerTransactions: @unchecked Sendable {
     condition.broadcast()
   }
 
-  private func release(_ transaction: inout Open) {
-    for key in transaction.locks { holders[Holder(database: transaction.database, key: key)] = nil }
+  private func release(_ transaction: inout Open, _ id: Data) {
+    for target in transaction.locks {
+      let holder = Holder(database: transaction.database, target: target)
+      for mode in LockMode.allCases { holders[holder]?[mode]?.remove(id) }
+      if holders[holder]?.values.allSatisfy(\.isEmpty) == true { holders[holder] = nil }
+    }
     transaction.locks.removeAll()
   }
 
