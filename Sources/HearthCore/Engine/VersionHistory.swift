@@ -141,6 +141,27 @@ struct VersionHistory {
     return .some(value.isEmpty ? nil : Array(value))
   }
 
+  /// The time of the last write to the document (`number`, `documentID`) at or before
+  /// `time` that kept a version, `nil` when none is kept. For a document missing at
+  /// `time`, that write is the delete that removed it (a delete of a missing document
+  /// keeps nothing): the update time Firestore gives a missing document that
+  /// `ListDocuments` shows.
+  static func lastWriteTime(
+    _ number: CollectionNumber, _ documentID: String, atOrBefore time: Int64, in txn: ReadTransaction,
+    tables: Tables
+  ) throws -> Int64? {
+    guard let versions = tables.versions else { return nil }
+    var prefix = number.bytes
+    KeyCodec.append(string: documentID, to: &prefix)
+    let cursor = try txn.cursor(versions)
+    // The first key after `time`'s, then one back: the last write at or before `time`.
+    let bound = time == .max ? [UInt8](repeating: 0xFF, count: 9) : timeKey(time + 1)
+    let after = try cursor.seek(atLeast: prefix + bound)
+    let entry = after == nil ? try cursor.last() : try cursor.previous()
+    guard let (key, _) = entry, key.count == prefix.count + 8, key.starts(with: prefix) else { return nil }
+    return Self.time(UnsafeRawBufferPointer(rebasing: key[prefix.count...]))
+  }
+
   /// The documents written after `time` (as `documents` keys: collection(8) docID), each
   /// once, with the time of its first write after `time`, in time order.
   static func writes(after time: Int64, in txn: ReadTransaction, tables: Tables) throws -> [(

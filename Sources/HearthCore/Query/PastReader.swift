@@ -60,6 +60,12 @@ package struct PastReader {
     return try kept.map { try DocumentCodec.decode($0, key: key) }
   }
 
+  /// When the document at `key`, missing at `time`, was deleted (see
+  /// `StoreReader.deleteTime(of:)`).
+  package func deleteTime(of key: DocumentKey) throws -> Timestamp? {
+    try reader.deleteTime(of: key, atOrBefore: time)
+  }
+
   /// The documents written after `time`, each as it was then (`nil`: it did not exist),
   /// by their `documents` keys.
   private func changes() throws -> [[UInt8]: (key: DocumentKey, version: StoredDocument?)] {

@@ -127,33 +127,91 @@ extension FirestoreService {
 
   /// `ListDocuments`: a collection's documents in ID order, with `show_missing` also the
   /// missing documents that have subcollections (as a name alone), in pages (`PageToken`).
+  /// As on Google's emulator, `order_by` (`ListingOrder`) lists them as a query in that
+  /// order would, and an empty collection ID lists the documents of every collection
+  /// directly under the parent, by name.
   ///
-  /// - Throws: `invalidArgument` for a negative page size or a token this server did not give.
+  /// - Throws: `invalidArgument` for a negative page size, a token this server did not
+  ///   give, an invalid `order_by`, or `show_missing` with an order or without a
+  ///   collection ID.
   package func listDocuments(_ request: FirestoreV1.ListDocumentsRequest) throws -> FirestoreV1.ListDocumentsResponse {
-    let (size, start) = (try PageToken.size(request.pageSize), try PageToken.start(request.pageToken))
+    let size = try PageToken.size(request.pageSize)
     try BackendQueryRules.checkFieldPaths(request.mask?.fieldPaths ?? [])
     if request.collectionID.utf8.contains(UInt8(ascii: "/")) {
       throw HearthError(
         .invalidArgument, "Collection id \"\(request.collectionID)\" is invalid because it contains \"/\".")
     }
+    if request.showMissing, request.collectionID.isEmpty {
+      throw HearthError(.invalidArgument, "collection id must be set when show_missing is true")
+    }
+    if request.showMissing, !request.orderBy.isEmpty {
+      throw HearthError(.invalidArgument, "cannot specify an order when show_missing is true")
+    }
+    let orders = try ListingOrder.parse(request.orderBy)
+    let byName = ListingOrder.isNameOrder(orders)
+    if request.collectionID.isEmpty, !byName {
+      throw HearthError(.invalidArgument, "kind is required for all orders except __key__ ascending")
+    }
     let collection = request.parent.appending(request.collectionID)
-    try BackendQueryRules.checkReservedIDs(collection)
+    try BackendQueryRules.checkReservedIDs(request.collectionID.isEmpty ? request.parent : collection)
     let (transaction, _, past) = try consistency(request.consistency, in: request.database)
-    try lock([.collection(collection)], for: transaction, in: request.database)
-    let documents = try read(request.database, at: past) { snapshot -> [FirestoreV1.Document] in
+    let locked: LockTarget = request.collectionID.isEmpty ? .group("") : .collection(collection)
+    try lock([locked], for: transaction, in: request.database)
+    let mask = request.mask?.fieldPaths
+    return try read(request.database, at: past) { snapshot in
+      if request.collectionID.isEmpty {
+        return try Self.listEveryCollection(
+          under: request.parent, in: snapshot, size: size, mask: mask, request.pageToken)
+      }
+      if !byName {
+        var model = QueryModel(target: .collection(collection))
+        model.explicitOrderBys = orders
+        let skipped = try PageToken.skipped(request.pageToken)
+        let page = try snapshot.run(model).dropFirst(skipped).prefix(size)
+        return FirestoreV1.ListDocumentsResponse(
+          documents: page.map { Self.document($0, mask: mask) },
+          nextPageToken: page.count == size ? PageToken.skipping(skipped + size) : "")
+      }
       var documents: [FirestoreV1.Document] = []
+      let start = try PageToken.start(request.pageToken)
       for id in PageToken.ids(try snapshot.documentIDs(inCollection: collection), after: start) {
         guard documents.count < size else { break }
         let key = DocumentKey(collection: collection, id: id)
         if let stored = try snapshot.document(key) {
-          documents.append(Self.document(stored, mask: request.mask?.fieldPaths))
+          documents.append(Self.document(stored, mask: mask))
         } else if request.showMissing {
-          documents.append(FirestoreV1.Document(key: key, fields: [:]))
+          // As Google's emulator, with the time of the delete that removed it, if any.
+          documents.append(FirestoreV1.Document(key: key, fields: [:], updateTime: try snapshot.deleteTime(of: key)))
         }
       }
-      return documents
+      let next = documents.count == size ? documents.last.map { PageToken.after($0.key.documentID) } : nil
+      return FirestoreV1.ListDocumentsResponse(documents: documents, nextPageToken: next ?? "")
     }
-    let next = documents.count == size ? documents.last.map { PageToken.after($0.key.documentID) } : nil
+  }
+
+  /// The documents of every collection directly under `parent`, by name (collection ID,
+  /// then document ID), from the one after the token's (`collection/id`).
+  private static func listEveryCollection(
+    under parent: ResourcePath, in snapshot: ReadSnapshot, size: Int, mask: [FieldPath]?, _ token: String
+  ) throws -> FirestoreV1.ListDocumentsResponse {
+    let start = try PageToken.start(token).map { $0.split(separator: "/", maxSplits: 1).map(String.init) }
+    if let start, start.count != 2 { throw HearthError(.invalidArgument, "invalid page token") }
+    var documents: [FirestoreV1.Document] = []
+    let collectionIDs = try snapshot.collectionIDs(under: parent.isEmpty ? nil : DocumentKey(parent))
+    for collectionID in collectionIDs where documents.count < size {
+      if let start, Value.compareUTF8(collectionID, start[0]) < 0 { continue }
+      let collection = parent.appending(collectionID)
+      let after = start.flatMap { $0[0] == collectionID ? $0[1] : nil }
+      for id in PageToken.ids(try snapshot.documentIDs(inCollection: collection), after: after) {
+        guard documents.count < size else { break }
+        if let stored = try snapshot.document(DocumentKey(collection: collection, id: id)) {
+          documents.append(Self.document(stored, mask: mask))
+        }
+      }
+    }
+    let next =
+      documents.count == size
+      ? documents.last.map { PageToken.after($0.key.collectionGroup + "/" + $0.key.documentID) } : nil
     return FirestoreV1.ListDocumentsResponse(documents: documents, nextPageToken: next ?? "")
   }
 }

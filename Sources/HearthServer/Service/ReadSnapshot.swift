@@ -18,6 +18,13 @@ struct ReadSnapshot {
     return try reader.document(key)
   }
 
+  /// When the document at `key`, missing in this snapshot, was deleted, if the versions
+  /// kept tell.
+  func deleteTime(of key: DocumentKey) throws -> Timestamp? {
+    if let past { return try past.deleteTime(of: key) }
+    return try reader.deleteTime(of: key)
+  }
+
   /// The query's documents in order, within its cursors and limit.
   func run(_ model: QueryModel) throws -> [StoredDocument] {
     if let past { return try past.run(model, requireIndexes: requireIndexes) }
