@@ -141,6 +141,10 @@ extension Environment {
     var newPin: OpaquePointer?
     try check(mdb_txn_begin(env, nil, UInt32(MDB_RDONLY), &newPin), "mdb_txn_begin (checkpoint pin)")
     do {
+      // The records of the file left must be durable before any of the next file's are
+      // (recovery replays the two generations one after the other): relaxed commits
+      // leave records no sync has covered yet.
+      try journal.sync(file: journal.currentGeneration.file)
       try journal.begin(generation: committed, switching: true)
     } catch {
       mdb_txn_abort(newPin)
