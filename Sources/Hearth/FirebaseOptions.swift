@@ -18,7 +18,52 @@ public enum ServerTimestampBehavior: Sendable {
   case none, estimate, previous
 }
 
+/// Where Firebase's snapshot listener reads: the server and the cache, or the cache only.
+/// Hearth listens to its database either way, as every `FirestoreSource` reads it.
+public enum ListenSource: Sendable {
+  /// Firebase's server and cache, or its cache alone: in Hearth, each listens to the
+  /// database.
+  case `default`, cache
+}
+
+/// Firebase's options of a snapshot listener (`addSnapshotListener(options:listener:)`),
+/// accepted so that ported code compiles: a listener with any of them hears what one
+/// without them hears (Hearth's metadata never changes on its own, and it has no cache).
+public final class SnapshotListenOptions: Sendable {
+  /// Where the listener reads (every source listens to the database).
+  public let source: ListenSource
+  /// Whether metadata-only changes raise snapshots (Hearth's metadata never changes).
+  public let includeMetadataChanges: Bool
+
+  /// The default options: the default source, without metadata changes.
+  public convenience init() { self.init(source: .default, includeMetadataChanges: false) }
+
+  private init(source: ListenSource, includeMetadataChanges: Bool) {
+    self.source = source
+    self.includeMetadataChanges = includeMetadataChanges
+  }
+
+  /// These options with `includeMetadataChanges` set, as Firebase builds them.
+  public func withIncludeMetadataChanges(_ includeMetadataChanges: Bool) -> SnapshotListenOptions {
+    SnapshotListenOptions(source: source, includeMetadataChanges: includeMetadataChanges)
+  }
+
+  /// These options with `source` set, as Firebase builds them.
+  public func withSource(_ source: ListenSource) -> SnapshotListenOptions {
+    SnapshotListenOptions(source: source, includeMetadataChanges: includeMetadataChanges)
+  }
+}
+
 extension DocumentReference {
+  /// As `addSnapshotListener(_:)`, whatever the options (see `SnapshotListenOptions`).
+  @discardableResult
+  public func addSnapshotListener(
+    options: SnapshotListenOptions, isolation: isolated (any Actor)? = #isolation,
+    listener: @escaping (DocumentSnapshot?, Error?) -> Void
+  ) -> ListenerRegistration {
+    addSnapshotListener(isolation: isolation, listener)
+  }
+
   /// `getDocument()`: every source reads the database.
   ///
   /// - Throws: as `getDocument()`: `invalidArgument` for an invalid path;
@@ -42,6 +87,15 @@ extension DocumentReference {
 }
 
 extension Query {
+  /// As `addSnapshotListener(_:)`, whatever the options (see `SnapshotListenOptions`).
+  @discardableResult
+  public func addSnapshotListener(
+    options: SnapshotListenOptions, isolation: isolated (any Actor)? = #isolation,
+    listener: @escaping (QuerySnapshot?, Error?) -> Void
+  ) -> ListenerRegistration {
+    addSnapshotListener(isolation: isolation, listener)
+  }
+
   /// `getDocuments()`: every source reads the database.
   ///
   /// - Throws: as `getDocuments()`: `invalidArgument` for a query that breaks
@@ -78,5 +132,24 @@ extension DocumentSnapshot {
     as type: T.Type, with serverTimestampBehavior: ServerTimestampBehavior, decoder: Database.Decoder = .init()
   ) throws -> T {
     try data(as: type, decoder: decoder)
+  }
+}
+
+extension Database {
+  /// Firebase's wait until every write made so far has reached the server. A Hearth
+  /// write returns once it is committed, so nothing is ever pending: it returns at once.
+  public func waitForPendingWrites() {}
+
+  /// The `async` `waitForPendingWrites()`.
+  ///
+  /// - Throws: nothing: it is marked `throws` only as Firebase's is, so that ported
+  ///   `try await` calls compile.
+  public func waitForPendingWrites() async throws {}
+
+  /// The completion form of `waitForPendingWrites()`: `completion` is called with `nil`.
+  public func waitForPendingWrites(
+    isolation: isolated (any Actor)? = #isolation, completion: @escaping (Error?) -> Void
+  ) {
+    complete(isolation, completion) {}
   }
 }
