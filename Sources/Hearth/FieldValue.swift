@@ -24,7 +24,8 @@ public struct FieldValue {
 
   /// Deletes the field (only in `updateData` and `setData(_:merge:)`/`mergeFields:`).
   public static func delete() -> FieldValue { FieldValue(kind: .delete) }
-  /// The commit's time, the same for every field of one commit.
+  /// The commit's time to the millisecond (Firestore's precision for it), the same for
+  /// every field of one commit.
   public static func serverTimestamp() -> FieldValue { FieldValue(kind: .serverTimestamp) }
 
   /// Adds to the field: an integer sum saturates at Int64's bounds; a missing or

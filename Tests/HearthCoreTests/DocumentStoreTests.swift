@@ -61,7 +61,7 @@ import Testing
       #expect(result.writeResults[0].updateTime == result.commitTime)
       #expect(
         result.writeResults[0].transformResults.map { $0.isIdentical(to: .integer(3)) } == [true, false])
-      #expect(result.writeResults[0].transformResults.last == .timestamp(result.commitTime))
+      #expect(result.writeResults[0].transformResults.last == .timestamp(result.commitTime.truncatedToMilliseconds))
       #expect(result.writeResults[1].updateTime == nil)
       #expect(result.writeResults[1].transformResults.isEmpty)
     }

@@ -13,7 +13,7 @@ indirect enum Expected: Equatable {
   case string(String)
   case array([Expected])
   case map([String: Expected])
-  /// The value of `serverTimestamp()` in commit `n`: that commit's time.
+  /// The value of `serverTimestamp()` in commit `n`: that commit's time, to the millisecond.
   case commitTime(Int)
 }
 
@@ -25,7 +25,7 @@ extension Expected: CustomStringConvertible {
     case .array(let elements): "[" + elements.map(\.description).joined(separator: ", ") + "]"
     case .map(let fields):
       "{" + fields.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ") + "}"
-    case .commitTime(let sequence): "the time of commit \(sequence)"
+    case .commitTime(let sequence): "the time of commit \(sequence) to the millisecond"
     }
   }
 }

@@ -81,7 +81,7 @@ enum ThreadedWriter {
           continue
         }
         if fields["thread"] as? Int64 != Int64(thread) || fields["n"] as? Int64 != Int64(commit)
-          || (fields["at"] as? Timestamp) != updateTime
+          || (fields["at"] as? Timestamp) != updateTime?.inMilliseconds
         {
           problems.append(
             "\(Self.path(thread: thread, commit: commit)) holds \(fields), update time \(String(describing: updateTime))"

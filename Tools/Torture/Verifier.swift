@@ -79,12 +79,15 @@ enum Verifier {
   static func differences(_ observed: Observed, _ model: Model) -> [String] {
     var problems: [String] = []
     var times: [Int: Timestamp] = [:]
-    func time(_ sequence: Int, _ timestamp: Timestamp, _ what: String) {
+    func time(_ sequence: Int, _ timestamp: Timestamp, _ what: String, in times: inout [Int: Timestamp]) {
       if let known = times[sequence], known != timestamp {
         problems.append("commit \(sequence) has two times: \(known) and \(timestamp) (\(what))")
       }
       times[sequence] = timestamp
     }
+    func time(_ sequence: Int, _ timestamp: Timestamp, _ what: String) { time(sequence, timestamp, what, in: &times) }
+    // A serverTimestamp() is its commit's time to the millisecond (Firestore's precision).
+    var stampTimes: [Int: Timestamp] = [:]
     for path in Set(observed.documents.keys).union(model.documents.keys).sorted() {
       switch (observed.documents[path], model.documents[path]) {
       case (nil, let expected?):
@@ -94,10 +97,17 @@ enum Verifier {
       case (let actual?, let expected?):
         var stamps: [(Int, Timestamp)] = []
         compare(.map(expected.fields), actual.fields, at: path + ":", &problems, &stamps)
-        for (sequence, timestamp) in stamps { time(sequence, timestamp, "\(path) serverTimestamp") }
+        for (sequence, timestamp) in stamps {
+          time(sequence, timestamp, "\(path) serverTimestamp", in: &stampTimes)
+        }
         time(expected.created, actual.createTime, "\(path) createTime")
         time(expected.updated, actual.updateTime, "\(path) updateTime")
       case (nil, nil): break
+      }
+    }
+    for (sequence, stamp) in stampTimes.sorted(by: { $0.key < $1.key }) {
+      if let time = times[sequence], stamp != time.inMilliseconds {
+        problems.append("commit \(sequence)'s serverTimestamp \(stamp) is not its time \(time) to the millisecond")
       }
     }
     let ordered = times.sorted { $0.key < $1.key }
@@ -199,4 +209,9 @@ extension Verifier {
     ])
     return problems.isEmpty
   }
+}
+
+extension Timestamp {
+  /// This time cut to whole milliseconds, as a `serverTimestamp()` holds its commit's.
+  var inMilliseconds: Timestamp { Timestamp(seconds: seconds, nanoseconds: nanoseconds - nanoseconds % 1_000_000) }
 }

@@ -20,7 +20,8 @@ a limit, of a collection group, with an OR and a cursor; a whole collection; a d
 compared after every write, once both have gone quiet.
 
 What legitimately differs is normalized away: update, create and read times are dropped,
-a server timestamp (any time after 2020; generated times are before) compares by type,
+a server timestamp (any time after 2020; generated times are before) compares by type
+and precision (Firestore's are whole milliseconds),
 and document IDs come from the seed (no auto-IDs). The first differing step is printed
 with both answers and the operations that led there; the exit status is then 1.
 `--plant-difference N` perturbs B's first non-empty read answer from step N on, to show
@@ -332,9 +333,10 @@ def norm(value):
     if isinstance(value, bytes):
         return ("bytes", value.hex())
     if isinstance(value, datetime.datetime):
-        if value >= SERVER_TIME_AFTER:
-            return ("timestamp", "server time")
         nanos = getattr(value, "nanosecond", None)
+        if value >= SERVER_TIME_AFTER:
+            whole = (nanos or value.microsecond * 1000) % 1_000_000 == 0
+            return ("timestamp", "server time", "whole milliseconds" if whole else "finer")
         return ("timestamp", value.isoformat(), nanos)
     if isinstance(value, firestore.GeoPoint):
         return ("geo", value.latitude, value.longitude)

@@ -58,7 +58,10 @@ package enum FieldOperations {
   package static func transform(_ operation: TransformOperation, previous: Value?, commitTime: Timestamp) -> Value {
     switch operation {
     case .serverTimestamp:
-      return .timestamp(commitTime)
+      // Firestore's REQUEST_TIME: the time the server processed the request, "with
+      // millisecond precision" (google/firestore/v1/write.proto), as Google's emulator
+      // gives it; Hearth's is its commit time so cut.
+      return .timestamp(commitTime.truncatedToMilliseconds)
     case .increment(let operand):
       guard let previous, previous.isNumber else { return operand }
       return add(previous, operand)

@@ -53,6 +53,11 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
     self.init(seconds: quotient - borrow, nanoseconds: Int32((remainder + borrow * 1_000_000) * 1000))
   }
 
+  /// This timestamp with its nanoseconds truncated to whole milliseconds.
+  package var truncatedToMilliseconds: Timestamp {
+    Timestamp(seconds: seconds, nanoseconds: nanoseconds - nanoseconds % 1_000_000)
+  }
+
   /// This timestamp with its nanoseconds truncated to whole microseconds.
   package var truncatedToMicroseconds: Timestamp {
     Timestamp(seconds: seconds, nanoseconds: nanoseconds / 1000 * 1000)

@@ -16,7 +16,7 @@ import Testing
       let ref = db.collection("notes").document("n1")
       try await ref.setData(["text": "hi", "savedAt": FieldValue.serverTimestamp()])
       let snapshot = try await ref.getDocument(source: .server)
-      let stamp = try #require(snapshot.updateTime)
+      let stamp = try #require(snapshot.updateTime?.truncatedToMilliseconds)
       #expect(snapshot.data(with: .estimate)?["savedAt"] as? Timestamp == stamp)
       #expect(snapshot.get("savedAt", serverTimestampBehavior: .previous) as? Timestamp == stamp)
       #expect(try snapshot.data(as: Note.self, with: .none).savedAt == stamp)
