@@ -392,6 +392,18 @@ extension FirestoreV1 {
     package var distanceResultField: String
     package var distanceThreshold: Double?
 
+    package init(
+      vectorField: FieldPath?, queryVector: Value?, distanceMeasure: Int32, limit: Int32?,
+      distanceResultField: String = "", distanceThreshold: Double? = nil
+    ) {
+      self.vectorField = vectorField
+      self.queryVector = queryVector
+      self.distanceMeasure = distanceMeasure
+      self.limit = limit
+      self.distanceResultField = distanceResultField
+      self.distanceThreshold = distanceThreshold
+    }
+
     package init(decoding reader: inout ProtobufReader, database: DatabaseName) throws {
       distanceMeasure = 0
       distanceResultField = ""

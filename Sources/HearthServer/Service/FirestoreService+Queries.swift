@@ -5,8 +5,8 @@ extension FirestoreService {
   /// `RunQuery`: the query's documents in order, one response each (a single response
   /// with only the read time when there are none).
   ///
-  /// - Throws: `invalidArgument` for a query that breaks Firestore's rules,
-  ///   `unimplemented` for a vector search.
+  /// - Throws: `invalidArgument` for a query (or a vector search) that breaks Firestore's
+  ///   rules.
   package func runQuery(_ request: FirestoreV1.RunQueryRequest) throws -> [FirestoreV1.RunQueryResponse] {
     let (transactionID, transaction, past) = try consistency(request.consistency, in: request.database)
     try lock([LockTarget(readBy: request.query)], for: transactionID, in: request.database)
@@ -59,7 +59,7 @@ extension FirestoreService {
       // A limit of 0 leaves no documents to aggregate (as on Google's emulator).
       if query.model.limit == 0 { return functions.map { $0.result(over: []) } }
       if snapshot.past == nil, query.offset == 0, !query.allDescendants || query.parent.isEmpty,
-        !query.collectionID.isEmpty
+        !query.collectionID.isEmpty, query.findNearest == nil
       {
         return try snapshot.reader.aggregate(model, functions, requireIndexes: requireIndexes)
       }
@@ -132,12 +132,16 @@ extension FirestoreService {
   /// A collection group below a document (`all_descendants` under a document parent)
   /// runs as the whole group, keeping only the parent's descendants; a query with no
   /// collection ID and `all_descendants` (the Python client's `recursive_delete`) is
-  /// every document below the parent in `__name__` order.
+  /// every document below the parent in `__name__` order. A vector search
+  /// (`find_nearest`, `VectorSearch`) measures every document the query matches.
   static func documents(
     of query: FirestoreV1.StructuredQuery, in snapshot: ReadSnapshot, aggregating: Bool = false
   ) throws -> [StoredDocument] {
-    if query.findNearest != nil {
-      throw HearthError(.unimplemented, "Vector search (find_nearest) is not supported by this server")
+    if let nearest = query.findNearest {
+      let search = try VectorSearch(nearest, of: query)
+      var matching = query
+      matching.findNearest = nil
+      return search.nearest(try documents(of: matching, in: snapshot, aggregating: aggregating))
     }
     if query.allDescendants && query.collectionID.isEmpty { return try descendants(query, in: snapshot) }
     var model = try checkedModel(query, aggregating: aggregating)

@@ -1,0 +1,141 @@
+import Foundation
+import HearthCore
+import Testing
+
+@testable import HearthServer
+
+/// `find_nearest` (`VectorSearch`): each expectation is what Google's emulator answered
+/// for the same documents and request.
+extension ServiceTests {
+  static func vector(_ numbers: [Double]) -> Value {
+    .map(["__type__": .string("__vector__"), "value": .array(numbers.map(Value.double))])
+  }
+
+  func writeVectorFixture(_ service: FirestoreService) throws {
+    let vectors: [[Double]] = [[1, 0], [0, 1], [1, 1], [2, 2], [-1, 0], [3, 4]]
+    var writes = try vectors.enumerated().map { index, numbers in
+      Write(
+        key: try key("v/d\(index)"),
+        kind: .set(["e": Self.vector(numbers), "k": .integer(Int64(index % 2)), "n": .integer(Int64(index))]))
+    }
+    writes += [
+      Write(key: try key("v/x"), kind: .set(["e": .string("notvector"), "k": .integer(0)])),
+      Write(key: try key("v/y"), kind: .set(["e": Self.vector([1, 2, 3]), "k": .integer(1)])),
+      Write(key: try key("v/z"), kind: .set(["e": Self.vector([0, 0]), "k": .integer(1)])),
+      Write(key: try key("v/w"), kind: .set(["k": .integer(1)])),
+      Write(key: try key("a/b/v/g1"), kind: .set(["e": Self.vector([1, 0.5])])),
+    ]
+    _ = try commit(service, writes)
+  }
+
+  /// The names and `dist` fields a search answers.
+  func nearest(
+    _ service: FirestoreService, measure: Int32 = 1, limit: Int32? = 10, threshold: Double? = nil,
+    query: [Double] = [1, 0], resultField: String = "dist", group: Bool = false,
+    _ shape: (inout FirestoreV1.StructuredQuery) -> Void = { _ in }
+  ) throws -> [(String, Value?)] {
+    var structured = self.query("v", group: group)
+    structured.findNearest = FirestoreV1.FindNearest(
+      vectorField: FieldPath(["e"]), queryVector: Self.vector(query), distanceMeasure: measure, limit: limit,
+      distanceResultField: resultField, distanceThreshold: threshold)
+    shape(&structured)
+    return try service.runQuery(FirestoreV1.RunQueryRequest(database: Self.database, query: structured))
+      .compactMap(\.document).map { ($0.key.path.canonical, $0.fields["dist"]) }
+  }
+
+  func names(_ found: [(String, Value?)]) -> [String] { found.map { String($0.0.split(separator: "/").last!) } }
+
+  @Test func aVectorSearchRanksByEachDistanceAsTheEmulatorDoes() throws {
+    try withService { service in
+      try writeVectorFixture(service)
+      let euclidean = try nearest(service, measure: 1)
+      #expect(names(euclidean) == ["d0", "d2", "z", "d1", "d4", "d3", "d5"])
+      #expect(euclidean.map(\.1) == [0, 1, 1, 2.squareRoot(), 2, 5.squareRoot(), 20.squareRoot()].map(Value.double))
+      let cosine = try nearest(service, measure: 2)
+      #expect(names(cosine) == ["d0", "d2", "d3", "d5", "d1", "d4", "z"], "a zero vector's NaN comes last")
+      #expect(cosine[1].1 == .double(0.29289321881345254) && cosine[3].1 == .double(0.4))
+      guard case .double(let nan)? = cosine[6].1 else { throw Unexpected() }
+      #expect(nan.isNaN)
+      let dot = try nearest(service, measure: 3)
+      #expect(names(dot) == ["d5", "d3", "d0", "d2", "d1", "z", "d4"], "largest first, ties by name")
+      #expect(try names(nearest(service, measure: 1, limit: 3)) == ["d0", "d2", "z"])
+      #expect(try names(nearest(service, query: [1, 2, 3])) == ["y"], "only vectors of the query's dimension")
+      #expect(
+        try names(nearest(service, group: true)) == ["d0", "g1", "d2", "z", "d1", "d4", "d3", "d5"],
+        "a collection group's")
+    }
+  }
+
+  @Test func aVectorSearchKeepsItsThresholdFiltersAndProjection() throws {
+    try withService { service in
+      try writeVectorFixture(service)
+      #expect(try names(nearest(service, measure: 1, threshold: 1)) == ["d0", "d2", "z"])
+      #expect(try names(nearest(service, measure: 2, threshold: 0.3)) == ["d0", "d2", "d3"])
+      #expect(try names(nearest(service, measure: 3, threshold: -0.5)) == ["d5", "d3", "d0", "d2", "d1", "z"])
+      #expect(try nearest(service, measure: 1, threshold: -1).isEmpty)
+      let filtered = try nearest(service) {
+        $0.model.filters = [.field(FieldFilter(field: FieldPath(["k"]), op: .equal, value: .integer(1)))]
+      }
+      #expect(names(filtered) == ["z", "d1", "d3", "d5"])
+      // An order-by keeps only documents with its field; the distance still orders them.
+      let ordered = try nearest(service, limit: 3) {
+        $0.model.explicitOrderBys = [OrderBy(field: FieldPath(["n"]), descending: false)]
+      }
+      #expect(names(ordered) == ["d0", "d2", "d1"])
+      let projected = try nearest(service, limit: 2) { $0.select = [FieldPath(["k"])] }
+      #expect(projected.map(\.1) == [nil, nil], "the distance field is projected away as any other")
+      // The result field is a name, taken literally, and replaces a field of that name.
+      var query = self.query("v")
+      query.findNearest = FirestoreV1.FindNearest(
+        vectorField: FieldPath(["e"]), queryVector: Self.vector([1, 0]), distanceMeasure: 1, limit: 2,
+        distanceResultField: "a.b")
+      let literal = try service.runQuery(FirestoreV1.RunQueryRequest(database: Self.database, query: query))
+      #expect(literal.compactMap { $0.document?.fields["a.b"] } == [.double(0), .double(1)])
+      // A count over a search counts its results.
+      var counted = self.query("v")
+      counted.findNearest = FirestoreV1.FindNearest(
+        vectorField: FieldPath(["e"]), queryVector: Self.vector([1, 0]), distanceMeasure: 1, limit: 4)
+      #expect(try count(service, counted) == .integer(4))
+    }
+  }
+
+  @Test func anInvalidVectorSearchIsRefusedInTheEmulatorsWords() throws {
+    try withService { service in
+      try writeVectorFixture(service)
+      func refusal(
+        measure: Int32 = 1, limit: Int32? = 3, vector: Value? = ServiceTests.vector([1, 0]),
+        field: FieldPath? = FieldPath(["e"]),
+        resultField: String = "", _ shape: (inout FirestoreV1.StructuredQuery) -> Void = { _ in }
+      ) -> String? {
+        var query = self.query("v")
+        query.findNearest = FirestoreV1.FindNearest(
+          vectorField: field, queryVector: vector, distanceMeasure: measure, limit: limit,
+          distanceResultField: resultField)
+        shape(&query)
+        do {
+          _ = try service.runQuery(FirestoreV1.RunQueryRequest(database: Self.database, query: query))
+          return nil
+        } catch let error as HearthError {
+          return error.code == .invalidArgument ? error.message : "\(error.code)"
+        } catch {
+          return "\(error)"
+        }
+      }
+      #expect(refusal(measure: 0) == "Unknown Distance Measure.")
+      #expect(refusal(measure: 7) == "Unknown Distance Measure.")
+      let limitRule = "FindNearest.limit must be a positive integer of no more than 1000"
+      #expect(refusal(limit: 0) == limitRule && refusal(limit: 1001) == limitRule && refusal(limit: nil) == limitRule)
+      #expect(refusal(limit: 1000) == nil)
+      #expect(refusal(vector: Self.vector([])) == "Cannot have a zero length vector.")
+      #expect(refusal(vector: .array([.double(1)])) == "Query Value must be of type vector.")
+      #expect(refusal(vector: .integer(1)) == "Query Value must be of type vector.")
+      #expect(refusal(field: nil) == "Invalid empty property path string.")
+      #expect(refusal(resultField: "__name__") == "The distanceResultField.property.name \"__name__\" is reserved.")
+      #expect(refusal { $0.model.limit = 2 } == "A query limit cannot be used with FindNearest")
+      #expect(refusal { $0.offset = 1 } == "A query offset cannot be used with FindNearest")
+      #expect(
+        refusal { $0.model.startAt = Bound(values: [.reference(try! self.key("v/d2"))], inclusive: true) }
+          == "A cursor cannot be used with FindNearest")
+    }
+  }
+}
