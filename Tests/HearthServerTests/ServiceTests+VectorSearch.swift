@@ -99,6 +99,37 @@ extension ServiceTests {
     }
   }
 
+  /// Distances to the last bit, as Google's emulator gave them (its sums run over four
+  /// lanes of fused multiply-adds: `VectorSearch.laneSum`).
+  @Test func vectorDistancesMatchTheEmulatorsToTheLastBit() throws {
+    func distance(_ measure: Int32, _ query: [Double], _ document: [Double]) throws -> Double {
+      var structured = self.query("v")
+      structured.findNearest = FirestoreV1.FindNearest(
+        vectorField: FieldPath(["e"]), queryVector: Self.vector(query), distanceMeasure: measure, limit: 1)
+      return try VectorSearch(try #require(structured.findNearest), of: structured).distance(to: document)
+    }
+    // Each differs from a plain sum in order in its last bits.
+    let five = [2.5734219409533416, 0.6217167913166062, -5.882569061225529, -1.0862625390159213, 3.4431439903229304]
+    #expect(
+      try distance(
+        1, five, [3.6466272947711804, 0.6145270996454162, -0.35025972362273095, 5.5298020103736825, 7.664556288763304])
+        == 9.661826946554685)
+    let eight = [
+      9.561032532074524, 0.28469822924742694, -5.086409608327919, -1.0588890155730635, 3.1664064256727897,
+      3.0021198737885904, 3.130188807100291, 0.918125038536477,
+    ]
+    let other = [
+      7.266500605793379, 3.923935718156038, -4.777696055412761, -2.6660041647764228, -6.659159309313274,
+      5.438758168040625, 0.6518479498575793, 5.581097826763543,
+    ]
+    #expect(try distance(2, eight, other) == 0.4235817965681198)
+    #expect(try distance(3, eight, other) == 100.1234598567102)
+    let short = [0.3, 0.3, 0.9]
+    #expect(try distance(1, short, [1e-3, 5.0, 7.25]) == 7.905814379303374)
+    #expect(try distance(2, short, [0.1, 0.2, 0.7]) == 0.015268072165338209)
+    #expect(try distance(3, [-2.5, 1.1, 0.7], [1e-3, 5.0, 7.25]) == 10.572499999999998)
+  }
+
   @Test func anInvalidVectorSearchIsRefusedInTheEmulatorsWords() throws {
     try withService { service in
       try writeVectorFixture(service)

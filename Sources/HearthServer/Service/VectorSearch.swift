@@ -89,25 +89,50 @@ struct VectorSearch {
   }
 
   /// The distance of `numbers` from the query vector (of the same dimension); the cosine
-  /// distance of a zero vector is NaN.
+  /// distance of a zero vector is NaN. Computed as the emulator computes it, to the last
+  /// bit (probed on 711 distances of random vectors of 3, 5 and 8 dimensions): sums of
+  /// products over four lanes (`laneSum`), the cosine's norms under one root.
   func distance(to numbers: [Double]) -> Double {
     switch measure {
     case .euclidean:
-      var sum = 0.0
-      for (a, b) in zip(numbers, vector) { sum += (a - b) * (a - b) }
-      return sum.squareRoot()
-    case .dotProduct:
-      var sum = 0.0
-      for (a, b) in zip(numbers, vector) { sum += a * b }
-      return sum
-    case .cosine:
-      var (dot, left, right) = (0.0, 0.0, 0.0)
-      for (a, b) in zip(numbers, vector) {
-        dot += a * b
-        left += a * a
-        right += b * b
+      let squares = Self.laneSum(vector.count, fusedTail: true) { i in
+        (numbers[i] - vector[i], numbers[i] - vector[i])
       }
-      return 1 - dot / (left.squareRoot() * right.squareRoot())
+      return squares.squareRoot()
+    case .dotProduct:
+      return Self.laneSum(vector.count, fusedTail: false) { i in (numbers[i], vector[i]) }
+    case .cosine:
+      let dot = Self.laneSum(vector.count, fusedTail: false) { i in (numbers[i], vector[i]) }
+      let left = Self.laneSum(vector.count, fusedTail: false) { i in (numbers[i], numbers[i]) }
+      let right = Self.laneSum(vector.count, fusedTail: false) { i in (vector[i], vector[i]) }
+      return 1 - dot / (left * right).squareRoot()
     }
+  }
+
+  /// The sum of the `count` products `factors` gives, in the emulator's order (Java's
+  /// vector API over four lanes): each whole group of four fused-multiply-added into its
+  /// four lanes, the lanes added first to last, then each product left over added —
+  /// fused for a Euclidean distance, plain for a dot product.
+  static func laneSum(_ count: Int, fusedTail: Bool, _ factors: (Int) -> (Double, Double)) -> Double {
+    var lanes = (0.0, 0.0, 0.0, 0.0)
+    var index = 0
+    while index + 4 <= count {
+      let (a0, b0) = factors(index)
+      let (a1, b1) = factors(index + 1)
+      let (a2, b2) = factors(index + 2)
+      let (a3, b3) = factors(index + 3)
+      lanes = (
+        lanes.0.addingProduct(a0, b0), lanes.1.addingProduct(a1, b1), lanes.2.addingProduct(a2, b2),
+        lanes.3.addingProduct(a3, b3)
+      )
+      index += 4
+    }
+    var sum = ((lanes.0 + lanes.1) + lanes.2) + lanes.3
+    while index < count {
+      let (a, b) = factors(index)
+      sum = fusedTail ? sum.addingProduct(a, b) : sum + a * b
+      index += 1
+    }
+    return sum
   }
 }
