@@ -14,7 +14,9 @@ transforms: increment, server timestamp, array union and remove, delete field), 
 batches, transactions (read, then write what was read), get and get_all (missing
 documents and repeated paths too), queries (every filter operator, OR and AND, filters and order on
 `__name__`, order by over values of every type, cursors of values and of document
-snapshots, limit, limit_to_last and offset, collection groups, select), count/sum/avg, list_documents, collections(), and errors (compared by
+snapshots, limit, limit_to_last and offset, collection groups, select), vector searches
+(find_nearest over a query's filters, each distance measure, threshold and result field),
+count/sum/avg, list_documents, collections(), and errors (compared by
 exception class and gRPC code, never by message). Five listeners per server (queries with
 a limit, of a collection group, with an OR and a cursor; a whole collection; a document) are
 compared after every write, once both have gone quiet.
@@ -48,6 +50,7 @@ from google.api_core import exceptions as api_exceptions  # noqa: E402
 from google.auth.credentials import AnonymousCredentials  # noqa: E402
 from google.cloud import firestore  # noqa: E402
 from google.cloud.firestore_v1.base_query import And, FieldFilter, Or  # noqa: E402
+from google.cloud.firestore_v1.base_vector_query import DistanceMeasure  # noqa: E402
 from google.cloud.firestore_v1.vector import Vector  # noqa: E402
 
 COLLECTIONS = ["c0", "c1"]
@@ -275,8 +278,20 @@ class Gen:
         if p < 0.62:
             # In the order drawn, a path drawn twice asked twice (answered once).
             return {"kind": "get_all", "paths": [self.doc_path(group=True) for _ in range(r.randint(1, 4))]}
-        if p < 0.85:
+        if p < 0.83:
             return {"kind": "query", "query": self.query()}
+        if p < 0.85:
+            # A vector search over the query's filters (a limit beside it is refused).
+            q = self.query()
+            for key in ("order", "cursor", "limit_to_last", "offset", "select"):
+                q.pop(key, None)
+            if r.random() < 0.9:
+                q.pop("limit", None)
+            return {"kind": "nearest", "query": q, "field": r.choice(FIELDS + NESTED),
+                    "vector": r.choice([[1.0], [2.0], [1.0, 2.0], [0.5, -1.0], [1.0, 2.0, 3.0], [0.0, 0.0]]),
+                    "measure": r.choice(["EUCLIDEAN", "COSINE", "DOT_PRODUCT"]), "limit": r.randint(1, 5),
+                    "result": r.choice([None, "dist", "n"]),
+                    "threshold": r.choice([None, None, 0.0, 1.0, 2.5])}
         if p < 0.93:
             q = self.query()
             q.pop("select", None)
@@ -548,6 +563,14 @@ class Side:
             if problem:
                 return problem
             return [snap(s) for s in query.get()]
+        if kind == "nearest":
+            query, problem = self.build_query(op["query"])
+            if problem:
+                return problem
+            search = query.find_nearest(
+                op["field"], Vector(op["vector"]), op["limit"], DistanceMeasure[op["measure"]],
+                distance_result_field=op["result"], distance_threshold=op["threshold"])
+            return [snap(s) for s in search.get()]
         if kind == "aggregate":
             query, problem = self.build_query(op["query"])
             if problem:
@@ -570,7 +593,7 @@ class Side:
 
 
 WRITES = {"set", "merge", "merge_fields", "create", "update", "delete", "batch", "transaction"}
-READS = {"get", "get_all", "query", "aggregate", "list_documents", "collections"}
+READS = {"get", "get_all", "query", "nearest", "aggregate", "list_documents", "collections"}
 
 
 def perturb(answer):
