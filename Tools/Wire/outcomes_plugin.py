@@ -136,6 +136,22 @@ def pytest_collection_modifyitems(config, items):
         ]
 
 
+def pytest_sessionstart(session):
+    """With WIRE_SEED_VECTOR_SEARCH, writes the documents the vector search tests read
+    before they run, with Google's own `util/bootstrap_vector_index.py` (Google runs them
+    against a project seeded so; a server that needs no vector index needs nothing more)."""
+    if not os.environ.get("WIRE_SEED_VECTOR_SEARCH"):
+        return
+    import sys
+
+    from google.cloud import firestore
+
+    sys.path.insert(0, str(session.config.rootpath))
+    from util.bootstrap_vector_index import COLLECTION_ID, create_vector_documents
+
+    create_vector_documents(firestore.Client(project=os.environ["GCLOUD_PROJECT"]), COLLECTION_ID)
+
+
 def pytest_configure(config):
     path = os.environ.get("WIRE_OUTCOMES")
     if path:

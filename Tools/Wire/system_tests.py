@@ -356,6 +356,11 @@ def main() -> int:
         "then fails the run",
     )
     parser.add_argument(
+        "--seed-vector-search", action="store_true",
+        help="write the documents the vector search tests read first (Google's "
+        "util/bootstrap_vector_index.py), so that they can run with --lift-skips",
+    )
+    parser.add_argument(
         "--known-gaps", metavar="FILE",
         help="tests B is known to fail (fnmatch patterns, one a line, '# why' after): they "
         "do not count, and a pattern that no longer fails counts (e.g. Tools/Wire/known-gaps.txt)",
@@ -363,6 +368,8 @@ def main() -> int:
     args = parser.parse_args()
     if args.lift_skips:
         os.environ["WIRE_LIFT_SKIPS"] = args.lift_skips
+    if args.seed_vector_search:
+        os.environ["WIRE_SEED_VECTOR_SEARCH"] = "1"
 
     ensure_requirements()
     tests = ensure_tests()
