@@ -72,12 +72,12 @@ enum LockMode: CaseIterable {
 /// update locks, which readers share but other retries wait for: transactions that
 /// read one document at once and were aborted for it then take turns rather than abort
 /// one another again (all of them read the document, which their writes change, so
-/// only one of each round could commit). No wait lasts longer than
-/// `waitLimit`, Google's emulator's lock timeout, after which the waiting call fails with
-/// ABORTED. (Where an older transaction commits a write to a document a younger one
-/// read, the emulator makes the older one's commit time out, and the younger one may
-/// commit; Hearth, as production Firestore, lets the older one win.) A transaction left
-/// idle for `idleLimit` expires and frees its locks.
+/// only one of each round could commit). No wait lasts longer than `waitLimit`, Google's
+/// emulator's lock timeout, after which the waiting call fails with ABORTED. (Where an
+/// older transaction commits a write to a document a younger one read, the emulator
+/// makes the older one's commit time out, and the younger one may commit; Hearth, as
+/// production Firestore, lets the older one win.) A transaction left idle for
+/// `idleLimit` expires and frees its locks.
 ///
 /// An ID stays known after its transaction ends, so that `Rollback` of an ended one
 /// succeeds, as on Google's emulator (clients roll back after a commit failed), and
