@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import Synchronization
 import Testing
 
 @testable import HearthServer
@@ -167,6 +168,59 @@ extension ServiceTests {
       #expect(
         refusal { $0.model.startAt = Bound(values: [.reference(try! self.key("v/d2"))], inclusive: true) }
           == "A cursor cannot be used with FindNearest")
+    }
+  }
+}
+
+extension ServiceTests {
+  /// A Listen target's vector search is run again at each commit to its collection, and
+  /// the target reset with its results, as Google's emulator sends it (probed: a nearer
+  /// document, its delete, a far document, each gave reset, the results, current).
+  @Test func aListenedVectorSearchIsResetWithItsResultsAtEachCommit() throws {
+    try withService { service in
+      _ = try commit(
+        service,
+        [
+          Write(key: try key("v/a"), kind: .set(["e": Self.vector([1, 0])])),
+          Write(key: try key("v/b"), kind: .set(["e": Self.vector([0, 1])])),
+        ])
+      let sent = Mutex<[String]>([])
+      let store = try service.databases.store(Self.database)
+      let stream = ListenStream(database: Self.database, store: store, requireIndexes: false) { bytes in
+        let shown: String
+        switch try? FirestoreV1.ListenResponse(protobuf: bytes, database: Self.database) {
+        case .targetChange(let change)?: shown = "\(change.targetChangeType)"
+        case .documentChange(let change)?: shown = "change \(change.document.key.documentID)"
+        case let other?: shown = "\(other)"
+        case nil: shown = "undecodable"
+        }
+        sent.withLock { $0.append(shown) }
+        return true
+      }
+      defer { stream.close() }
+      func taken() -> [String] {
+        sent.withLock { sent in
+          defer { sent.removeAll() }
+          return sent
+        }
+      }
+      var search = query("v")
+      search.findNearest = FirestoreV1.FindNearest(
+        vectorField: FieldPath(["e"]), queryVector: Self.vector([1, 0.1]), distanceMeasure: 1, limit: 1)
+      try stream.add(FirestoreV1.Target(kind: .query(search), targetID: 1))
+      #expect(taken() == ["add", "change a", "current", "noChange"])
+      _ = try commit(service, [Write(key: try key("v/c"), kind: .set(["e": Self.vector([1, 0.05])]))])
+      #expect(taken() == ["reset", "change c", "current", "noChange"], "a nearer document takes the place")
+      _ = try commit(service, [Write(key: try key("v/c"), kind: .delete)])
+      #expect(taken() == ["reset", "change a", "current", "noChange"])
+      _ = try commit(service, [Write(key: try key("v/f"), kind: .set(["e": Self.vector([0, 100])]))])
+      #expect(taken() == ["reset", "change a", "current", "noChange"], "any commit to the collection resets it")
+      _ = try commit(service, [Write(key: try key("other/x"), kind: .set(["e": Self.vector([1, 0.1])]))])
+      #expect(taken().isEmpty, "another collection's commits do not")
+
+      search.findNearest?.limit = 0
+      try stream.add(FirestoreV1.Target(kind: .query(search), targetID: 2))
+      #expect(taken() == ["add", "remove"], "an invalid search is removed with its refusal")
     }
   }
 }

@@ -20,7 +20,7 @@ final class ListenStream: Sendable {
   let database: DatabaseName
   private let store: DocumentStore
   /// Refuse queries that need an index not declared, as production does.
-  private let requireIndexes: Bool
+  let requireIndexes: Bool
   private let send: @Sendable ([UInt8]) -> Bool
   private let targets = Mutex<[Int32: [TargetObserver]]>([:])
 
@@ -49,8 +49,9 @@ final class ListenStream: Sendable {
       switch target.kind {
       case .query(let query):
         let model = try FirestoreService.checkedModel(query, listening: true)
-        let observer = TargetObserver(
-          id: id, view: .query(QueryView(model: model, requireIndexes: requireIndexes)), stream: self)
+        let view: TargetObserver.View =
+          query.findNearest == nil ? .query(QueryView(model: model, requireIndexes: requireIndexes)) : .nearest(query)
+        let observer = TargetObserver(id: id, view: view, stream: self)
         observer.token = try store.observe(observer, scope: ObservationScope(model.target)) { reader in
           try observer.start(reader)
         }
@@ -126,6 +127,11 @@ final class TargetObserver: CommitObserver, @unchecked Sendable {
   enum View {
     case query(QueryView)
     case document(DocumentView)
+    /// A vector search (`find_nearest`), which cannot follow commits by their changes
+    /// alone (a document that comes nearer pushes another out): as on Google's emulator,
+    /// every commit to its collection or group runs it again and resets the target with
+    /// its results.
+    case nearest(FirestoreV1.StructuredQuery)
   }
 
   let id: Int32
@@ -152,6 +158,8 @@ final class TargetObserver: CommitObserver, @unchecked Sendable {
       let snapshot = try document.start(reader)
       view = .document(document)
       if let found = snapshot.document { changed(found) }
+    case .nearest(let query):
+      for document in try nearest(query, reader) { changed(document) }
     }
   }
 
@@ -181,6 +189,11 @@ final class TargetObserver: CommitObserver, @unchecked Sendable {
         view = .document(document)
         guard let snapshot else { return }
         if let found = snapshot.document { changed(found) } else { deleted(document.key) }
+      case .nearest(let query):
+        let documents = try nearest(query, reader)
+        stream.respond(.targetChange(FirestoreV1.TargetChange(targetChangeType: .reset, targetIDs: [id])))
+        for document in documents { changed(document) }
+        return stream.respondCurrent(id)
       }
       stream.respondConsistent()
     } catch {
@@ -190,8 +203,17 @@ final class TargetObserver: CommitObserver, @unchecked Sendable {
     }
   }
 
-  private func changed(_ document: EncodedDocument) {
-    let wire = FirestoreService.document(document.stored, mask: nil)
+  /// A vector search's results now.
+  private func nearest(_ query: FirestoreV1.StructuredQuery, _ reader: StoreReader) throws -> [StoredDocument] {
+    let snapshot = ReadSnapshot(
+      reader: reader, past: nil, time: FirestoreService.now, requireIndexes: stream.requireIndexes)
+    return try FirestoreService.documents(of: query, in: snapshot)
+  }
+
+  private func changed(_ document: EncodedDocument) { changed(document.stored) }
+
+  private func changed(_ document: StoredDocument) {
+    let wire = FirestoreService.document(document, mask: nil)
     stream.respond(.documentChange(FirestoreV1.DocumentChange(document: wire, targetIDs: [id])))
   }
 
