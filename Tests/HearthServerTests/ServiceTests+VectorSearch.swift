@@ -97,6 +97,13 @@ extension ServiceTests {
       counted.findNearest = FirestoreV1.FindNearest(
         vectorField: FieldPath(["e"]), queryVector: Self.vector([1, 0]), distanceMeasure: 1, limit: 4)
       #expect(try count(service, counted) == .integer(4))
+      // A sum over a search sums the nearest documents that have the field (z has none).
+      let summed = try service.runAggregationQuery(
+        FirestoreV1.RunAggregationQueryRequest(
+          database: Self.database,
+          query: FirestoreV1.StructuredAggregationQuery(
+            query: counted, aggregations: [FirestoreV1.Aggregation(function: .sum(FieldPath(["n"])), alias: "s")])))
+      #expect(summed.first?.result?["s"] == .integer(7), "d0, d2, d1 and d4, as the emulator sums them")
     }
   }
 

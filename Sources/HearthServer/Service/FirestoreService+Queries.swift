@@ -90,7 +90,9 @@ extension FirestoreService {
       }
     }
     var whole = query
-    whole.model = query.model.readForAggregating(functions, stops: query.model.limit != nil || query.offset > 0)
+    // A vector search's limit, as a query's, counts only documents with the field.
+    whole.model = query.model.readForAggregating(
+      functions, stops: query.model.limit != nil || query.offset > 0 || query.findNearest != nil)
     whole.offset = 0
     whole.model.limit = nil
     let covered = try documents(of: whole, in: snapshot, aggregating: true).lazy
