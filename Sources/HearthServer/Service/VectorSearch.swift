@@ -1,11 +1,10 @@
-import Foundation
 import HearthCore
 
 /// A query's `find_nearest` (vector search), as Google's emulator answers it: of the
 /// documents the query's filters match (and that have its order-by fields), those whose
 /// vector field holds a vector of the query vector's dimension, nearest first — by
-/// Euclidean or cosine distance ascending, by dot product descending; ties, and NaN
-/// distances last, by name — within `distance_threshold` (at most it, or for a dot
+/// Euclidean or cosine distance ascending, by dot product descending; NaN distances
+/// last; ties by name — within `distance_threshold` (at most it, or for a dot
 /// product at least it), up to `limit`. `distance_result_field` names a field (taken
 /// literally, not as a path) that each result gets with its distance. Every document is
 /// measured: the emulator needs no vector index, and neither does Hearth.
