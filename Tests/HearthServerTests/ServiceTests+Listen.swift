@@ -6,9 +6,10 @@ import Testing
 @testable import HearthServer
 
 extension ServiceTests {
-  /// What a Listen stream sends, in order: each response's kind, a target change by its
-  /// type and a document change by its document's ID.
-  func listened(_ service: FirestoreService, _ target: FirestoreV1.Target) throws -> [String] {
+  /// A Listen stream on the test database, and what it has sent since the last call of
+  /// `taken`, in order: each response's kind, a target change by its type and a document
+  /// change by its document's ID.
+  func recordingStream(_ service: FirestoreService) throws -> (stream: ListenStream, taken: () -> [String]) {
     let sent = Mutex<[String]>([])
     let store = try service.databases.store(Self.database)
     let stream = ListenStream(database: Self.database, store: store, requireIndexes: false) { bytes in
@@ -22,10 +23,22 @@ extension ServiceTests {
       sent.withLock { $0.append(shown) }
       return true
     }
+    let taken = {
+      sent.withLock { sent in
+        defer { sent.removeAll() }
+        return sent
+      }
+    }
+    return (stream, taken)
+  }
+
+  /// What a Listen stream sends for `target` when it is added (`recordingStream`).
+  func listened(_ service: FirestoreService, _ target: FirestoreV1.Target) throws -> [String] {
+    let (stream, taken) = try recordingStream(service)
     defer { stream.close() }
     try stream.add(target)
     // The first snapshot is sent when the target is added, before `add` returns.
-    return sent.withLock { $0 }
+    return taken()
   }
 
   /// A target resumed from an earlier stream is reset, then sent whole, so that the

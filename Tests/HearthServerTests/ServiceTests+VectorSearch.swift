@@ -1,6 +1,5 @@
 import Foundation
 import HearthCore
-import Synchronization
 import Testing
 
 @testable import HearthServer
@@ -191,26 +190,8 @@ extension ServiceTests {
           Write(key: try key("v/a"), kind: .set(["e": Self.vector([1, 0])])),
           Write(key: try key("v/b"), kind: .set(["e": Self.vector([0, 1])])),
         ])
-      let sent = Mutex<[String]>([])
-      let store = try service.databases.store(Self.database)
-      let stream = ListenStream(database: Self.database, store: store, requireIndexes: false) { bytes in
-        let shown: String
-        switch try? FirestoreV1.ListenResponse(protobuf: bytes, database: Self.database) {
-        case .targetChange(let change)?: shown = "\(change.targetChangeType)"
-        case .documentChange(let change)?: shown = "change \(change.document.key.documentID)"
-        case let other?: shown = "\(other)"
-        case nil: shown = "undecodable"
-        }
-        sent.withLock { $0.append(shown) }
-        return true
-      }
+      let (stream, taken) = try recordingStream(service)
       defer { stream.close() }
-      func taken() -> [String] {
-        sent.withLock { sent in
-          defer { sent.removeAll() }
-          return sent
-        }
-      }
       var search = query("v")
       search.findNearest = FirestoreV1.FindNearest(
         vectorField: FieldPath(["e"]), queryVector: Self.vector([1, 0.1]), distanceMeasure: 1, limit: 1)

@@ -85,7 +85,6 @@ enum Verifier {
       }
       times[sequence] = timestamp
     }
-    func time(_ sequence: Int, _ timestamp: Timestamp, _ what: String) { time(sequence, timestamp, what, in: &times) }
     // A serverTimestamp() is its commit's time to the millisecond (Firestore's precision).
     var stampTimes: [Int: Timestamp] = [:]
     for path in Set(observed.documents.keys).union(model.documents.keys).sorted() {
@@ -100,8 +99,8 @@ enum Verifier {
         for (sequence, timestamp) in stamps {
           time(sequence, timestamp, "\(path) serverTimestamp", in: &stampTimes)
         }
-        time(expected.created, actual.createTime, "\(path) createTime")
-        time(expected.updated, actual.updateTime, "\(path) updateTime")
+        time(expected.created, actual.createTime, "\(path) createTime", in: &times)
+        time(expected.updated, actual.updateTime, "\(path) updateTime", in: &times)
       case (nil, nil): break
       }
     }

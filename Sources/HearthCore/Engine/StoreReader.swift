@@ -17,13 +17,10 @@ package struct StoreReader {
     try withDocumentBytes(key) { try DocumentCodec.decode($0, key: key) }
   }
 
-  /// When the document at `key`, missing now, was deleted: the time of its last write
-  /// that the database's versions still hold (`nil` when it keeps none, or none of it).
-  package func deleteTime(of key: DocumentKey) throws -> Timestamp? {
-    try deleteTime(of: key, atOrBefore: .max)
-  }
-
-  func deleteTime(of key: DocumentKey, atOrBefore time: Int64) throws -> Timestamp? {
+  /// When the document at `key`, missing at `time` (microseconds; now by default), was
+  /// deleted: the time of its last write that the database's versions still hold (`nil`
+  /// when it keeps none, or none of it).
+  package func deleteTime(of key: DocumentKey, atOrBefore time: Int64 = .max) throws -> Timestamp? {
     guard let number = try registry.number(ofCollectionOf: key, in: txn) else { return nil }
     return try VersionHistory.lastWriteTime(number, key.documentID, atOrBefore: time, in: txn, tables: tables)
       .map(Timestamp.init(microseconds:))

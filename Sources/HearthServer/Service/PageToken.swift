@@ -10,36 +10,46 @@ enum PageToken {
   private static let prefix = Array("hearth-page:".utf8)
 
   /// The token of the page after the one that ended with `id`.
-  static func after(_ id: String) -> String { Data(prefix + Array(id.utf8)).base64EncodedString() }
+  static func after(_ id: String) -> String { token(prefix, id) }
 
   /// The ID a page token starts after, or `nil` for the first page (an empty token).
   ///
   /// - Throws: `invalidArgument` for a token this server did not give.
   static func start(_ token: String) throws -> String? {
-    guard !token.isEmpty else { return nil }
-    guard let bytes = Data(base64Encoded: token), bytes.starts(with: prefix),
-      let id = String(bytes: bytes.dropFirst(prefix.count), encoding: .utf8)
-    else { throw HearthError(.invalidArgument, "invalid page token") }
-    return id
+    token.isEmpty ? nil : try text(of: token, prefix)
   }
 
   /// The token of the page after the first `count` documents of a listing in a field's
   /// order (`order_by`), which has no ID to start after. Google's emulator fails such a
   /// listing's second page (UNKNOWN); Hearth's goes on from the same position.
-  static func skipping(_ count: Int) -> String { Data(skipPrefix + Array(String(count).utf8)).base64EncodedString() }
+  static func skipping(_ count: Int) -> String { token(skipPrefix, String(count)) }
 
   /// How many documents a token from `skipping` says to skip, 0 for the first page.
   ///
   /// - Throws: `invalidArgument` for a token this server did not give.
   static func skipped(_ token: String) throws -> Int {
     guard !token.isEmpty else { return 0 }
-    guard let bytes = Data(base64Encoded: token), bytes.starts(with: skipPrefix),
-      let count = Int(String(decoding: bytes.dropFirst(skipPrefix.count), as: UTF8.self)), count >= 0
-    else { throw HearthError(.invalidArgument, "invalid page token") }
+    guard let count = Int(try text(of: token, skipPrefix)), count >= 0 else { throw invalid }
     return count
   }
 
   private static let skipPrefix = Array("hearth-skip:".utf8)
+  private static let invalid = HearthError(.invalidArgument, "invalid page token")
+
+  /// `text` behind `prefix`, in base64.
+  private static func token(_ prefix: [UInt8], _ text: String) -> String {
+    Data(prefix + Array(text.utf8)).base64EncodedString()
+  }
+
+  /// The text a token of `prefix` holds.
+  ///
+  /// - Throws: `invalidArgument` for a token this server did not give.
+  private static func text(of token: String, _ prefix: [UInt8]) throws -> String {
+    guard let bytes = Data(base64Encoded: token), bytes.starts(with: prefix),
+      let text = String(bytes: bytes.dropFirst(prefix.count), encoding: .utf8)
+    else { throw invalid }
+    return text
+  }
 
   /// The page size asked for, `Int.max` for 0 (everything).
   ///
