@@ -224,9 +224,9 @@ struct QueryBench {
     switch kind {
     case .pointGet: workload.paths[choice]
     case .userFeed, .groupFeed, .countUser, .feedData, .feedCodable: "ownerId \(workload.owners[choice])"
-    case .range: "likes \(workload.likeRanges[choice])"
+    case .range, .rangeData: "likes \(workload.likeRanges[choice])"
     case .inOwners: "ownerId in \(workload.ownerSets[choice])"
-    case .arrayContains: "tag \(workload.tags[choice])"
+    case .arrayContains, .tagData: "tag \(workload.tags[choice])"
     case .countGroup: "no parameter"
     case .countRangeUser: "ownerId \(workload.owners[choice]), likes >= \(workload.likeFloors[choice])"
     case .countRangeGroup: "likes >= \(workload.likeFloors[choice])"

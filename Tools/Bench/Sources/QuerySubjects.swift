@@ -19,6 +19,8 @@ enum QueryKind: Int, CaseIterable {
   case countCompositeGroup
   case feedData
   case feedCodable
+  case tagData
+  case rangeData
 
   /// The row's name (what `--only` matches).
   var name: String {
@@ -37,16 +39,29 @@ enum QueryKind: Int, CaseIterable {
     case .countCompositeGroup: "count == + createdAt >= t (group posts)"
     case .feedData: "feed page → data() / JSONSerialization"
     case .feedCodable: "feed page → Codable Post / JSONDecoder"
+    case .tagData: "tag page → data() / JSONSerialization"
+    case .rangeData: "range page → data() / JSONSerialization"
     }
   }
 
-  /// The same question as `userFeed`, every result then decoded: Hearth's `data()` or
-  /// `data(as: Post.self)`, the others' JSON text parsed by `JSONSerialization` or decoded
-  /// by `JSONDecoder` into the same struct.
-  var isMaterialised: Bool { self == .feedData || self == .feedCodable }
+  /// The same question as `userFeed` (or `arrayContains`, `range`), every result then
+  /// decoded: Hearth's `data()` or `data(as: Post.self)`, the others' JSON text parsed by
+  /// `JSONSerialization` or decoded by `JSONDecoder` into the same struct (issue 16's
+  /// materialised comparison).
+  var isMaterialised: Bool { question != self }
 
-  /// The query whose results a row reads (the materialised rows read the feed's).
-  var question: QueryKind { isMaterialised ? .userFeed : self }
+  /// Whether each result is decoded as a dictionary (`data()`, `JSONSerialization`).
+  var decodesDictionaries: Bool { self == .feedData || self == .tagData || self == .rangeData }
+
+  /// The query whose results a row reads.
+  var question: QueryKind {
+    switch self {
+    case .feedData, .feedCodable: .userFeed
+    case .tagData: .arrayContains
+    case .rangeData: .range
+    default: self
+    }
+  }
 
   var isCount: Bool {
     switch self {
@@ -87,7 +102,7 @@ final class HearthQuerySubject {
     // Made only by the questions that ask it (building a query is part of what is timed).
     func group() -> Query { database.collectionGroup("posts") }
     switch kind.question {
-    case .pointGet, .feedData, .feedCodable:
+    case .pointGet, .feedData, .feedCodable, .tagData, .rangeData:
       preconditionFailure("a point get is not a query; a materialised row asks its question")
     case .userFeed:
       let owner = workload.owners[choice]
@@ -129,7 +144,7 @@ final class HearthQuerySubject {
     switch kind {
     case .pointGet: return try database.document(workload.paths[choice]).getDocument().exists ? 1 : 0
     case _ where kind.isCount: return try query(kind, choice).count.getAggregation().count.intValue
-    case .feedData:
+    case .feedData, .tagData, .rangeData:
       let documents = try query(kind, choice).getDocuments().documents
       var fields = 0
       for document in documents { fields += document.data().count }
@@ -215,8 +230,8 @@ final class SQLiteQuerySubject {
     let likes = "json_extract(data, '$.likes')"
     let published = "json_extract(data, '$.published')"
     switch kind {
-    case .feedData, .feedCodable:
-      return sql(.userFeed)
+    case .feedData, .feedCodable, .tagData, .rangeData:
+      return sql(kind.question)
     case .pointGet:
       return "SELECT path, data FROM documents WHERE path = ?1"
     case .userFeed:
@@ -345,7 +360,7 @@ final class SQLiteQuerySubject {
     case .countCompositeGroup:
       bind(statement, 1, workload.owners[choice])
       sqlite3_bind_int64(statement, 2, workload.createdFloorMicros(choice))
-    case .feedData, .feedCodable:
+    case .feedData, .feedCodable, .tagData, .rangeData:
       preconditionFailure("a materialised row asks its question's statement")
     }
     return statement
@@ -430,7 +445,7 @@ struct PostDecoder {
 
   mutating func materialise(_ kind: QueryKind, path: [UInt8], json: [UInt8]) {
     switch kind {
-    case .feedData:
+    case _ where kind.decodesDictionaries:
       let fields = try! JSONSerialization.jsonObject(with: Data(json)) as! [String: Any]
       precondition(fields.count == 8)
     case .feedCodable:

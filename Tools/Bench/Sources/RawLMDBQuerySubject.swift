@@ -200,7 +200,7 @@ final class RawLMDBQuerySubject {
     case .countCompositeGroup:
       let prefix = Key().string(group).string(workload.owners[choice])
       return count(txn, groupOwnerCreated, (prefix.integer(workload.createdFloorMicros(choice)).bytes, prefix.range.1))
-    case .feedData, .feedCodable:
+    case .feedData, .feedCodable, .tagData, .rangeData:
       preconditionFailure("a materialised row asks its question")
     }
   }
