@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import Synchronization
 
 /// Whether a snapshot holds writes not yet committed or data from a cache. Hearth's
 /// commits are durable when they return, so both are always false.
@@ -20,8 +21,8 @@ public struct SnapshotMetadata: Sendable, Equatable {
 /// the fields straight from them and keeps them, so a snapshot that is only checked for
 /// existence, or decoded as a struct, costs no dictionary it does not need.
 ///
-/// `@unchecked Sendable`: immutable but for the decoded fields, which `decoded` publishes
-/// once, atomically.
+/// `@unchecked Sendable`: immutable but for the decoded fields, which `decodedState`
+/// publishes once, atomically.
 public class DocumentSnapshot: @unchecked Sendable {
   /// The database the document belongs to.
   let firestore: Database
@@ -30,10 +31,14 @@ public class DocumentSnapshot: @unchecked Sendable {
   /// The document's verified bytes; `nil` when it does not exist. Held apart from its key
   /// (`document` pairs them) so that a snapshot keeps one key, not two.
   private let bytes: ArraySlice<UInt8>?
-  /// The fields `data()` built first, set once: a lone atomic word (a lock and an optional
-  /// dictionary cost every snapshot their destruction, decoded or not). Two threads that
-  /// decode at once both build the fields; the first stored is the one both return.
-  private let decoded = OnceReference<DecodedFields>()
+  /// Whether `decodedFields` is set: 0 not yet, 1 while one thread stores it, 2 set.
+  private let decodedState = Atomic<UInt8>(0)
+  /// The fields `data()` built first, written once (by the thread that moved
+  /// `decodedState` from 0) and read only after `decodedState` says 2. Held here rather
+  /// than in an object of their own behind an atomic reference: one allocation less a
+  /// decoded snapshot. A thread that decodes while another stores returns its own,
+  /// equal, fields.
+  @exclusivity(unchecked) private var decodedFields: [String: Any]?
 
   init(database: Database, key: DocumentKey, document: EncodedDocument?) {
     firestore = database
@@ -70,10 +75,14 @@ public class DocumentSnapshot: @unchecked Sendable {
   /// The document's fields, or `nil` when it does not exist.
   public func data() -> [String: Any]? {
     guard let document else { return nil }
-    if let cached = decoded.load() { return cached.fields }
+    if decodedState.load(ordering: .acquiring) == 2 { return decodedFields! }
     let fields = document.anyFields(
       reference: { [firestore] in DocumentReference(database: firestore, key: $0) }, vector: VectorValue.init)
-    return decoded.storeIfNil(DecodedFields(fields)).fields
+    if decodedState.compareExchange(expected: 0, desired: 1, ordering: .relaxed).exchanged {
+      decodedFields = fields
+      decodedState.store(2, ordering: .releasing)
+    }
+    return fields
   }
 
   /// The document's fields as stored values, decoded afresh from its bytes (not kept),
@@ -181,15 +190,6 @@ public struct DocumentChange: Sendable {
   public let oldIndex: UInt
   /// The position after the change; `UInt(NSNotFound)` for a removed document.
   public let newIndex: UInt
-}
-
-/// A snapshot's decoded fields, as its atomic reference holds them.
-///
-/// `@unchecked Sendable`: the fields are an immutable copy-on-write dictionary, read
-/// only after the atomic store has published them.
-private final class DecodedFields: @unchecked Sendable {
-  let fields: [String: Any]
-  init(_ fields: [String: Any]) { self.fields = fields }
 }
 
 /// Snapshots are equal when they show the same version of the same document (or both
