@@ -44,16 +44,14 @@ enum QueryKind: Int, CaseIterable {
     }
   }
 
-  /// The same question as `userFeed` (or `arrayContains`, `range`), every result then
-  /// decoded: Hearth's `data()` or `data(as: Post.self)`, the others' JSON text parsed by
-  /// `JSONSerialization` or decoded by `JSONDecoder` into the same struct (issue 16's
-  /// materialised comparison).
-  var isMaterialised: Bool { question != self }
-
   /// Whether each result is decoded as a dictionary (`data()`, `JSONSerialization`).
   var decodesDictionaries: Bool { self == .feedData || self == .tagData || self == .rangeData }
 
-  /// The query whose results a row reads.
+  /// The query whose results a row reads. A materialised row asks the question of
+  /// `userFeed` (or `arrayContains`, `range`) and then decodes every result: Hearth's
+  /// `data()` or `data(as: Post.self)`, the others' JSON text parsed by
+  /// `JSONSerialization` or decoded by `JSONDecoder` into the same struct (issue 16's
+  /// materialised comparison).
   var question: QueryKind {
     switch self {
     case .feedData, .feedCodable: .userFeed
