@@ -26,7 +26,16 @@ package struct AnyBuilder: FieldBuilder {
 
   package func null() -> Any { Self.nullValue }
   package func boolean(_ value: Bool) -> Any { value }
-  package func integer(_ value: Int64) -> Any { NSNumber(value: value) }
+  /// The `NSNumber`s of 0 to 1,023, made once and shared: integers that small (counts,
+  /// ratings, quantities) are most of those documents hold, and making an `NSNumber` on
+  /// Linux is an allocation and ~660 instructions, a free later, where Apple's are tagged
+  /// pointers that cost nothing. Each is `NSNumber(value:)` of its `Int64`, as any other
+  /// integer's, so it casts the same.
+  private static let smallIntegers = (0..<1024).map { NSNumber(value: Int64($0)) }
+
+  package func integer(_ value: Int64) -> Any {
+    value >= 0 && value < Self.smallIntegers.count ? Self.smallIntegers[Int(value)] : NSNumber(value: value)
+  }
   package func double(_ value: Double) -> Any { NSNumber(value: value) }
   package func timestamp(_ value: Timestamp) -> Any { value }
   package func string(_ value: String) -> Any { value }

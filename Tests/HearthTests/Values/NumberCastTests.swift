@@ -92,6 +92,10 @@ import Testing
     ("-infinity", -Double.infinity, .double(-.infinity)),
     ("true", true, Casts(int: nil, int64: nil, int32: nil, double: nil, float: nil, bool: true)),
     ("false", false, Casts(int: nil, int64: nil, int32: nil, double: nil, float: nil, bool: false)),
+    // The edges of the integers `data()` shares rather than makes (0 to 1,023); last, so
+    // that the indices the tests below name stay put.
+    ("1023", 1023, .integer(1023)),
+    ("1024", 1024, .integer(1024)),
   ]
 
   @Test func theTableAgreesWithItsRules() {
