@@ -67,6 +67,10 @@ for _sig in (signal.SIGTERM, signal.SIGHUP):
     signal.signal(_sig, _on_signal)
 
 
+class _ExitedWhileStarting(Exception):
+    """A spawned server ended before it served (see `Server.start`)."""
+
+
 class Server:
     """One server under test; `host` is its `host:port` once started."""
 
@@ -99,13 +103,36 @@ class Server:
             return f"{self.label}: {self.command}"
         return f"{self.label}: {self.host} (already running)"
 
+    # What Google's emulator prints once every port it opens is bound: besides the one
+    # given, it binds three more of its own choosing (WebSocket, WebChannel, ...), after
+    # the given one takes connections.
+    EMULATOR_READY = "Dev App Server is now running"
+    # Starts tried before a failure counts: a port chosen free can be taken before the
+    # server binds it (the emulator's own choices too), and the server then exits.
+    START_ATTEMPTS = 3
+
     def start(self, timeout: float = 60.0) -> "Server":
-        """Starts the command on a free port and waits until the port takes connections."""
+        """Starts the command on a free port and waits until it serves: the port takes
+        connections (and, for Google's emulator, it says that all its ports are bound).
+        A server that exits while starting is started again on another port, twice."""
         if not self.command:
             return self
+        attempt = 1
+        while True:
+            try:
+                return self._start_once(timeout)
+            except _ExitedWhileStarting as exited:
+                if attempt == self.START_ATTEMPTS:
+                    raise RuntimeError(str(exited)) from None
+                attempt += 1
+                print(f"wire: {exited}\nwire: starting it again ({attempt} of {self.START_ATTEMPTS})",
+                      file=sys.stderr, flush=True)
+
+    def _start_once(self, timeout: float) -> "Server":
         port = free_port()
         argv = shlex.split(self.command.replace("{port}", str(port)))
-        if argv[0] == EMULATOR and not os.path.exists(EMULATOR):
+        is_emulator = argv[0] == EMULATOR
+        if is_emulator and not os.path.exists(EMULATOR):
             raise SystemExit(
                 f"server {self.label}: Google's emulator is not installed ({EMULATOR}; Debian "
                 "package google-cloud-cli-firestore-emulator and a Java runtime)"
@@ -130,18 +157,22 @@ class Server:
                 f.write(f"{self.process.pid}\n")
         self.host = f"127.0.0.1:{port}"
         deadline = time.monotonic() + timeout
+        listening = False
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
+                code, tail = self.process.returncode, self.log_tail()
                 self.stop()
-                raise RuntimeError(
-                    f"server {self.label} exited with {self.process.returncode}:\n"
-                    + self.log_tail()
-                )
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                    return self
-            except OSError:
-                time.sleep(0.02)
+                raise _ExitedWhileStarting(f"server {self.label} exited with {code}:\n{tail}")
+            if not listening:
+                try:
+                    with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                        listening = True
+                except OSError:
+                    time.sleep(0.02)
+                    continue
+            if not is_emulator or self.EMULATOR_READY in self.log_tail(200):
+                return self
+            time.sleep(0.02)
         self.stop()
         raise RuntimeError(f"server {self.label} did not listen within {timeout}s")
 
