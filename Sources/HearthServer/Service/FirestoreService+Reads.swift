@@ -194,14 +194,13 @@ extension FirestoreService {
   private static func listEveryCollection(
     under parent: ResourcePath, in snapshot: ReadSnapshot, size: Int, mask: [FieldPath]?, _ token: String
   ) throws -> FirestoreV1.ListDocumentsResponse {
-    let start = try PageToken.start(token).map { $0.split(separator: "/", maxSplits: 1).map(String.init) }
-    if let start, start.count != 2 { throw HearthError(.invalidArgument, "invalid page token") }
+    let start = try PageToken.startInCollections(token)
     var documents: [FirestoreV1.Document] = []
     let collectionIDs = try snapshot.collectionIDs(under: parent.isEmpty ? nil : DocumentKey(parent))
     for collectionID in collectionIDs where documents.count < size {
-      if let start, Value.compareUTF8(collectionID, start[0]) < 0 { continue }
+      if let start, Value.compareUTF8(collectionID, start.collectionID) < 0 { continue }
       let collection = parent.appending(collectionID)
-      let after = start.flatMap { $0[0] == collectionID ? $0[1] : nil }
+      let after = start.flatMap { $0.collectionID == collectionID ? $0.id : nil }
       for id in PageToken.ids(try snapshot.documentIDs(inCollection: collection), after: after) {
         guard documents.count < size else { break }
         if let stored = try snapshot.document(DocumentKey(collection: collection, id: id)) {
@@ -211,7 +210,7 @@ extension FirestoreService {
     }
     let next =
       documents.count == size
-      ? documents.last.map { PageToken.after($0.key.collectionGroup + "/" + $0.key.documentID) } : nil
+      ? documents.last.map { PageToken.after(collectionID: $0.key.collectionGroup, id: $0.key.documentID) } : nil
     return FirestoreV1.ListDocumentsResponse(documents: documents, nextPageToken: next ?? "")
   }
 }

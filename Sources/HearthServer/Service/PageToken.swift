@@ -19,6 +19,21 @@ enum PageToken {
     token.isEmpty ? nil : try text(of: token, prefix)
   }
 
+  /// The token of the page after the one that ended with document `id` of collection
+  /// `collectionID`, in a listing of every collection under a parent.
+  static func after(collectionID: String, id: String) -> String { after(collectionID + "/" + id) }
+
+  /// The collection ID and document ID a token from `after(collectionID:id:)` starts
+  /// after, or `nil` for the first page.
+  ///
+  /// - Throws: `invalidArgument` for a token this server did not give.
+  static func startInCollections(_ token: String) throws -> (collectionID: String, id: String)? {
+    guard let start = try start(token) else { return nil }
+    let parts = start.split(separator: "/", maxSplits: 1).map(String.init)
+    guard parts.count == 2 else { throw invalid }
+    return (parts[0], parts[1])
+  }
+
   /// The token of the page after the first `count` documents of a listing in a field's
   /// order (`order_by`), which has no ID to start after. Google's emulator fails such a
   /// listing's second page (UNKNOWN); Hearth's goes on from the same position.

@@ -268,11 +268,8 @@ final class ServerTransactions: @unchecked Sendable {
       }
       var write = Open(database: database, readOnly: false, readTime: nil, age: .max, lastUse: .now)
       write.committing = true
-      for target in targets {
-        holders[Holder(database: database, target: target), default: [:]][.write, default: []].insert(id)
-        write.locks.insert(target)
-      }
       open[id] = write
+      for target in targets { hold(target, .write, for: id, in: database) }
     }
     defer { locked { end(id, remembered: false) } }
     return try write()
@@ -309,6 +306,12 @@ final class ServerTransactions: @unchecked Sendable {
     return Array(others)
   }
 
+  /// Records that `id` (open) holds `target`'s lock in `mode`.
+  private func hold(_ target: LockTarget, _ mode: LockMode, for id: Data, in database: DatabaseName) {
+    holders[Holder(database: database, target: target), default: [:]][mode, default: []].insert(id)
+    open[id]?.locks.insert(target)
+  }
+
   /// Takes `target`'s lock for `id` in `mode`: at once when no other holder excludes it;
   /// from younger holders that are waiting themselves or have not committed within
   /// `woundGrace`, by wounding them; from older ones, after they end. False when `id` is
@@ -324,8 +327,7 @@ final class ServerTransactions: @unchecked Sendable {
       guard let mine = open[id], !mine.wounded else { return false }
       let others = conflicts(target, mode, for: id, in: database)
       guard !others.isEmpty else {
-        holders[Holder(database: database, target: target), default: [:]][mode, default: []].insert(id)
-        open[id]?.locks.insert(target)
+        hold(target, mode, for: id, in: database)
         return true
       }
       var until = deadline
