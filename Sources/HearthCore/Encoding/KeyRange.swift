@@ -38,21 +38,39 @@ struct KeyRange: Sendable, Equatable {
 
   /// The overlap of two ranges.
   func intersection(_ other: KeyRange) -> KeyRange {
+    raisingLower(to: other.lower, other.lowerInclusive).loweringUpper(to: other.upper, other.upperInclusive)
+  }
+
+  /// This range, starting at `key` instead when that is the tighter lower end.
+  func raisingLower(to key: [UInt8], _ inclusive: Bool) -> KeyRange {
+    let order = Self.compare(key, lower)
+    guard order > 0 || (order == 0 && !inclusive) else { return self }
     var result = self
-    let lowers = Self.compare(other.lower, lower)
-    if lowers > 0 || (lowers == 0 && !other.lowerInclusive) {
-      result.lower = other.lower
-      result.lowerInclusive = other.lowerInclusive
-    }
-    let uppers = Self.compare(other.upper, upper)
-    if uppers < 0 || (uppers == 0 && !other.upperInclusive) {
-      result.upper = other.upper
-      result.upperInclusive = other.upperInclusive
-    }
+    result.lower = key
+    result.lowerInclusive = inclusive
+    return result
+  }
+
+  /// This range, ending at `key` instead when that is the tighter upper end.
+  func loweringUpper(to key: [UInt8], _ inclusive: Bool) -> KeyRange {
+    let order = Self.compare(key, upper)
+    guard order < 0 || (order == 0 && !inclusive) else { return self }
+    var result = self
+    result.upper = key
+    result.upperInclusive = inclusive
     return result
   }
 
   static func compare(_ a: [UInt8], _ b: [UInt8]) -> Int {
     a.withUnsafeBytes { x in b.withUnsafeBytes { y in Value.compareRaw(x, y) } }
+  }
+}
+
+extension [UInt8] {
+  /// These bytes and one more, in one new array.
+  func appending(_ byte: UInt8) -> [UInt8] {
+    var bytes = self
+    bytes.append(byte)
+    return bytes
   }
 }

@@ -106,10 +106,12 @@ extension QueryPlanner {
     guard let fit = fit(index, filters, ordered: ordered, collection: collection), !fit.prefixes.isEmpty else {
       return nil
     }
-    let prefixes = fit.prefixes.sorted { KeyRange.compare($0, $1) < 0 }
+    let prefixes = fit.prefixes.count > 1 ? fit.prefixes.sorted { KeyRange.compare($0, $1) < 0 } : fit.prefixes
     let ranges = prefixes.map { prefix -> KeyRange in
       guard let first = fit.rest.first else { return .exact(prefix) }
-      return componentRange(prefix, first, filters.filter { $0.field == first.path && $0.op.isRange })
+      return Self.valueRange(after: prefix, first.path, filters, descending: first.mode == .descending) {
+        CompositeIndex.append($0, first.mode, to: &$1)
+      }
     }
     return AccessPlan(
       source: .composite(index: index, prefixes: prefixes, rest: fit.rest, ranges: ranges), forward: fit.forward,
@@ -120,33 +122,6 @@ extension QueryPlanner {
         return "\(index.definition.scope == .collection ? "composite" : "collection-group") index on "
           + "\(index.definition.collectionGroup) (\(fields))"
       })
-  }
-
-  /// The key range of one index field's component after `prefix`: its values within the
-  /// range filters' type class and bounds, in the field's direction.
-  private func componentRange(_ prefix: [UInt8], _ field: IndexDefinition.Field, _ ranges: [FieldFilter]) -> KeyRange {
-    let descending = field.mode == .descending
-    var range = KeyRange.prefixed(prefix)
-    for filter in ranges {
-      let label = KeyCodec.Label(filter.value.typeOrder).rawValue
-      range = range.intersection(.prefixed(prefix + [descending ? ~label : label]))
-      var bound = prefix
-      CompositeIndex.append(filter.value, field.mode, to: &bound)
-      if bound.count > FieldIndex.maxKeyBytes { bound.removeLast(bound.count - FieldIndex.maxKeyBytes) }
-      let inclusive =
-        filter.op == .lessThanOrEqual || filter.op == .greaterThanOrEqual
-        || bound.count >= FieldIndex.maxKeyBytes
-      // A lower bound on the value is a lower bound on the key, unless the field is
-      // descending, where the order of keys is the reverse of the order of values.
-      let isLower = (filter.op == .greaterThan || filter.op == .greaterThanOrEqual) != descending
-      let side =
-        isLower
-        ? KeyRange(lower: bound, lowerInclusive: inclusive, upper: range.upper, upperInclusive: range.upperInclusive)
-        : KeyRange(lower: range.lower, lowerInclusive: range.lowerInclusive, upper: bound, upperInclusive: inclusive)
-      range = range.intersection(side)
-      if filter.value.isNumber { range = range.intersection(Self.aboveNaN(prefix, descending: descending)) }
-    }
-    return range
   }
 
   // MARK: - Production Firestore's index rules

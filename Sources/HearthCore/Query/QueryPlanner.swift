@@ -283,7 +283,9 @@ struct QueryPlanner {
       ranges = exactRanges(prefix, QueryMatcher.listElements(list.value).filter(QueryMatcher.isMatchable))
       what = { [count = ranges.count] in "in \(count) values" }
     } else if filters.contains(where: { $0.op.isRange }) {
-      ranges = [rangeOf(filters.filter { $0.op.isRange }, prefix)]
+      ranges = [
+        Self.valueRange(after: prefix, field, filters, descending: false) { KeyCodec.append($0, to: &$1) }
+      ]
       what = { "range" }
     } else if filters.contains(where: { $0.op == .notEqual || $0.op == .notIn }) {
       var notNull = KeyRange.prefixed(prefix)
@@ -365,39 +367,60 @@ struct QueryPlanner {
     Set(values.map { FieldIndex.key(prefix, $0) }).sorted { KeyRange.compare($0, $1) < 0 }.map(KeyRange.exact)
   }
 
-  /// The key range of the values that every range filter admits: within the operand's
-  /// type class (a range never matches another type), between the tightest bounds.
-  private func rangeOf(_ filters: [FieldFilter], _ prefix: [UInt8]) -> KeyRange {
-    var range = KeyRange.prefixed(prefix)
-    for filter in filters {
+  /// The keys after `prefix` of the values that every range filter on `field` admits:
+  /// within each operand's type class (a range never matches another type), between the
+  /// tightest bounds, and without NaN, which no range matches, in number ranges. `append`
+  /// adds a value's key bytes as the index stores them (complemented for a `descending`
+  /// field, whose keys run against its values). Each key is built once, straight from
+  /// `prefix`: temporary keys cost a range query ~15 allocations.
+  static func valueRange(
+    after prefix: [UInt8], _ field: FieldPath, _ filters: [FieldFilter], descending: Bool,
+    append: (Value, inout [UInt8]) -> Void
+  ) -> KeyRange {
+    var range: KeyRange?
+    var typeClass: UInt8?
+    var leavesOutNaN = false
+    for filter in filters where filter.op.isRange && filter.field == field {
       let label = KeyCodec.Label(filter.value.typeOrder).rawValue
-      let typeClass = KeyRange(
-        lower: prefix + [label], lowerInclusive: true, upper: prefix + [label + 1], upperInclusive: false)
-      let key = FieldIndex.key(prefix, filter.value)
+      let labelByte = descending ? ~label : label
+      if labelByte != typeClass {
+        // The type class: keys from the label up to, not including, the next byte.
+        let upper = labelByte < 0xFF ? prefix.appending(labelByte + 1) : KeyRange.prefixed(prefix).upper
+        let within = KeyRange(
+          lower: prefix.appending(labelByte), lowerInclusive: true, upper: upper, upperInclusive: false)
+        range = range?.intersection(within) ?? within
+        typeClass = labelByte
+      }
+      var bound = prefix
+      append(filter.value, &bound)
+      if bound.count > FieldIndex.maxKeyBytes { bound.removeLast(bound.count - FieldIndex.maxKeyBytes) }
       // A key cut at the length limit may stand for larger values too: keep it inclusive.
       let inclusive =
         filter.op == .lessThanOrEqual || filter.op == .greaterThanOrEqual
-        || key.count >= FieldIndex.maxKeyBytes
-      let bound =
-        filter.op == .greaterThan || filter.op == .greaterThanOrEqual
-        ? KeyRange(lower: key, lowerInclusive: inclusive, upper: typeClass.upper, upperInclusive: false)
-        : KeyRange(lower: typeClass.lower, lowerInclusive: true, upper: key, upperInclusive: inclusive)
-      range = range.intersection(typeClass).intersection(bound)
-      if filter.value.isNumber { range = range.intersection(Self.aboveNaN(prefix, descending: false)) }
+        || bound.count >= FieldIndex.maxKeyBytes
+      // A lower bound on the value is a lower bound on the key, unless the field is
+      // descending, where the order of keys is the reverse of the order of values.
+      let isLower = (filter.op == .greaterThan || filter.op == .greaterThanOrEqual) != descending
+      range = isLower ? range!.raisingLower(to: bound, inclusive) : range!.loweringUpper(to: bound, inclusive)
+      if filter.value.isNumber, !leavesOutNaN {
+        range = aboveNaN(range!, prefix, descending: descending)
+        leavesOutNaN = true
+      }
     }
-    return range
+    return range ?? .prefixed(prefix)
   }
 
-  /// The keys after `prefix` that leave out NaN, which sorts below every number (above,
-  /// descending) and which no range matches: NaN's value is the label and a zero header
-  /// (`KeyCodec`), which no other number has, so the keys of every other number start
-  /// at the label and header 1.
-  static func aboveNaN(_ prefix: [UInt8], descending: Bool) -> KeyRange {
+  /// `range` (within `prefix`) less the keys of NaN, which sorts below every number
+  /// (above, descending): NaN's value is the label and a zero header (`KeyCodec`), which
+  /// no other number has, so the keys of every other number start at the label and
+  /// header 1.
+  static func aboveNaN(_ range: KeyRange, _ prefix: [UInt8], descending: Bool) -> KeyRange {
     let label = KeyCodec.Label.number.rawValue
-    let all = KeyRange.prefixed(prefix)
-    return descending
-      ? KeyRange(lower: all.lower, lowerInclusive: true, upper: prefix + [~label, 0xFF, 0xFF], upperInclusive: false)
-      : KeyRange(lower: prefix + [label, 0x00, 0x01], lowerInclusive: true, upper: all.upper, upperInclusive: false)
+    var bound = prefix
+    bound.append(descending ? ~label : label)
+    bound.append(descending ? 0xFF : 0x00)
+    bound.append(descending ? 0xFF : 0x01)
+    return descending ? range.loweringUpper(to: bound, false) : range.raisingLower(to: bound, true)
   }
 
   /// The exact number of entries under exact keys.
