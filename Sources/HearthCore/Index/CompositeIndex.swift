@@ -77,6 +77,27 @@ enum CompositeIndex {
     }
   }
 
+  /// The offset of the first zero byte at or after `start`, eight bytes at a time: a
+  /// path's segments are short, and a call of `memchr` for each cost a group range
+  /// query's result ~85 instructions more. (One search a result, for a document's ID,
+  /// is cheaper through `memchr`.)
+  @inline(__always)
+  static func firstZero(_ bytes: UnsafeRawBufferPointer, from start: Int) -> Int? {
+    var index = start
+    while index + 8 <= bytes.count {
+      let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+      // The lowest byte flagged is the first zero (a borrow only flags bytes after one).
+      let zeros = (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080
+      if zeros != 0 { return index + zeros.trailingZeroBitCount / 8 }
+      index += 8
+    }
+    while index < bytes.count {
+      if bytes[index] == 0 { return index }
+      index += 1
+    }
+    return nil
+  }
+
   /// A collection-group entry's names (ascending bytes) split before the document's ID:
   /// the escaped segments of its collection's path, each with its end marker, and the
   /// ID's bytes. `nil` when a segment holds an escaped zero byte or is a numeric ID
@@ -84,12 +105,11 @@ enum CompositeIndex {
   static func groupNames(_ bytes: UnsafeRawBufferPointer) -> (
     collection: UnsafeRawBufferPointer, id: UnsafeRawBufferPointer
   )? {
-    guard let base = bytes.baseAddress else { return nil }
+    guard bytes.baseAddress != nil else { return nil }
     var segments = 0
     var segmentStart = 0
     var last = 0..<0
-    while segmentStart + 1 < bytes.count, let zero = memchr(base + segmentStart, 0, bytes.count - segmentStart) {
-      let position = base.distance(to: UnsafeRawPointer(zero))
+    while segmentStart + 1 < bytes.count, let position = firstZero(bytes, from: segmentStart) {
       guard position + 1 < bytes.count else { return nil }
       switch bytes[position + 1] {
       case 0x01:
@@ -161,7 +181,7 @@ enum CompositeIndex {
   )
     -> DocumentKey?
   {
-    guard let base = bytes.baseAddress else { return nil }
+    guard bytes.baseAddress != nil else { return nil }
     let isGroup = index.definition.scope == .collectionGroup
     var segments: [String] = []
     segments.reserveCapacity(8)
@@ -169,10 +189,9 @@ enum CompositeIndex {
     var segmentStart = 0
     var position = 0
     while position + 1 < bytes.count {
-      // The next zero byte (a segment's end, an escaped zero or the path's end), found by
-      // memchr rather than a byte-by-byte walk.
-      guard let zero = memchr(base + position, 0, bytes.count - position) else { break }
-      position = base.distance(to: UnsafeRawPointer(zero))
+      // The next zero byte: a segment's end, an escaped zero or the path's end.
+      guard let zero = firstZero(bytes, from: position) else { break }
+      position = zero
       guard position + 1 < bytes.count else { break }
       let pending = UnsafeRawBufferPointer(rebasing: bytes[segmentStart..<position])
       if pending.isEmpty, unescaped.isEmpty, bytes.count - position >= NumericID.encodedCount + 2,
