@@ -384,10 +384,8 @@ struct QueryPlanner {
       let label = KeyCodec.Label(filter.value.typeOrder).rawValue
       let labelByte = descending ? ~label : label
       if labelByte != typeClass {
-        // The type class: keys from the label up to, not including, the next byte.
-        let upper = labelByte < 0xFF ? prefix.appending(labelByte + 1) : KeyRange.prefixed(prefix).upper
-        let within = KeyRange(
-          lower: prefix.appending(labelByte), lowerInclusive: true, upper: upper, upperInclusive: false)
+        // The type class: every key that starts with the label.
+        let within = KeyRange.prefixed(prefix.appending(labelByte))
         range = range?.intersection(within) ?? within
         typeClass = labelByte
       }
