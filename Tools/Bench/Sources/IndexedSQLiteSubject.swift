@@ -65,19 +65,19 @@ final class IndexedSQLiteSubject {
   }
 
   /// Single durable commits, each of a post and its entries, as Hearth's row makes them.
-  func durableInserts(_ count: Int) throws {
+  func durableInserts(_ count: Int, round: Int) throws {
     let writer = Self.writer(db)
     defer { Self.finalize(writer) }
     for index in 0..<count {
       step(writer.begin)
-      write(writer, path: "durable/d\(index)", index: index % workload.documents.count)
+      write(writer, path: "durable\(round)/d\(index)", index: index % workload.documents.count)
       step(writer.commit)
     }
   }
 
   /// `threads` threads, each with its own connection, each committing its own posts one
   /// a transaction; SQLite serializes them on its write lock, each commit with its sync.
-  func parallelDurableInserts(threads: Int, _ count: Int) throws {
+  func parallelDurableInserts(threads: Int, _ count: Int, round: Int) throws {
     while writers.count < threads {
       var connection: OpaquePointer?
       precondition(sqlite3_open(path, &connection) == SQLITE_OK)
@@ -91,7 +91,8 @@ final class IndexedSQLiteSubject {
       for index in stride(from: thread, to: count, by: threads) {
         subject.value.step(writer.begin)
         subject.value.write(
-          writer, path: "parallel/t\(thread)-d\(index)", index: index % subject.value.workload.documents.count)
+          writer, path: "parallel\(round)/t\(thread)-d\(index)",
+          index: index % subject.value.workload.documents.count)
         subject.value.step(writer.commit)
       }
     }

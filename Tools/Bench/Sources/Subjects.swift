@@ -27,21 +27,23 @@ final class HearthSubject {
     }
   }
 
-  func durableSets(_ count: Int) throws {
+  /// `count` documents set durably one after another, in a collection of round
+  /// `round`'s own (each round writes as the first did, into a new collection).
+  func durableSets(_ count: Int, round: Int) throws {
     for index in 0..<count {
-      try database.collection("durable").document("d\(index)").setData(
+      try database.collection("durable\(round)").document("d\(index)").setData(
         workload.documents[index % workload.documents.count].fields)
     }
   }
 
   /// `threads` threads, each setting its own documents durably, one per commit: what
   /// group commit shares.
-  func parallelDurableSets(threads: Int, _ count: Int) throws {
+  func parallelDurableSets(threads: Int, _ count: Int, round: Int) throws {
     let fields = Unchecked((0..<count).map { workload.documents[$0 % workload.documents.count].fields })
     let database = database
     try onThreads(threads) { thread in
       for index in stride(from: thread, to: count, by: threads) {
-        try database.collection("parallel").document("t\(thread)-d\(index)").setData(fields.value[index])
+        try database.collection("parallel\(round)").document("t\(thread)-d\(index)").setData(fields.value[index])
       }
     }
   }
@@ -114,18 +116,18 @@ final class LMDBSubject {
     }
   }
 
-  func durablePuts(_ count: Int) throws {
+  func durablePuts(_ count: Int, round: Int) throws {
     for index in 0..<count {
       var txn: OpaquePointer?
       mdb_txn_begin(env, nil, 0, &txn)
-      put(Array("durable/d\(index)".utf8), workload.documents[index % keys.count].encoded, txn)
+      put(Array("durable\(round)/d\(index)".utf8), workload.documents[index % keys.count].encoded, txn)
       precondition(mdb_txn_commit(txn) == 0)
     }
   }
 
   /// `threads` threads, each making its own durable put transactions: LMDB serializes
   /// them (each pays its syncs), the floor without group commit.
-  func parallelDurablePuts(threads: Int, _ count: Int) throws {
+  func parallelDurablePuts(threads: Int, _ count: Int, round: Int) throws {
     let env = Unchecked(env)
     let dbi = dbi
     let values = Unchecked((0..<count).map { workload.documents[$0 % keys.count].encoded })
@@ -133,7 +135,7 @@ final class LMDBSubject {
       for index in stride(from: thread, to: count, by: threads) {
         var txn: OpaquePointer?
         precondition(mdb_txn_begin(env.value, nil, 0, &txn) == 0)
-        var key = Array("parallel/t\(thread)-d\(index)".utf8)
+        var key = Array("parallel\(round)/t\(thread)-d\(index)".utf8)
         var value = values.value[index]
         key.withUnsafeMutableBytes { k in
           value.withUnsafeMutableBytes { v in
@@ -237,11 +239,11 @@ final class SQLiteSubject {
     }
   }
 
-  func durableInserts(_ count: Int) throws {
+  func durableInserts(_ count: Int, round: Int) throws {
     let statement = prepare("INSERT OR REPLACE INTO documents VALUES (?, ?)")
     defer { sqlite3_finalize(statement) }
     for index in 0..<count {
-      insert(statement, "durable/d\(index)", workload.documents[index % workload.documents.count].encoded)
+      insert(statement, "durable\(round)/d\(index)", workload.documents[index % workload.documents.count].encoded)
     }
   }
 
@@ -270,7 +272,7 @@ final class SQLiteSubject {
   /// inserting its own rows, one per transaction: SQLite serializes the writers on its
   /// WAL lock (a writer that finds it taken sleeps in its busy handler), each commit with
   /// its own sync.
-  func parallelDurableInserts(threads: Int, _ count: Int) throws {
+  func parallelDurableInserts(threads: Int, _ count: Int, round: Int) throws {
     openWriterConnections(threads)
     let values = Unchecked((0..<count).map { workload.documents[$0 % workload.documents.count].encoded })
     let connections = Unchecked(writerConnections)
@@ -278,7 +280,7 @@ final class SQLiteSubject {
       let (connection, statement) = connections.value[thread]
       let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
       for index in stride(from: thread, to: count, by: threads) {
-        sqlite3_bind_text(statement, 1, "parallel/t\(thread)-d\(index)", -1, transient)
+        sqlite3_bind_text(statement, 1, "parallel\(round)/t\(thread)-d\(index)", -1, transient)
         _ = values.value[index].withUnsafeBytes {
           sqlite3_bind_blob(statement, 2, $0.baseAddress, Int32($0.count), transient)
         }

@@ -1,7 +1,8 @@
 // hearth-bench: Hearth beside raw LMDB and SQLite, in one run, on the same data.
 //
-//   swift run -c release hearth-bench [--documents N] [--durable-writes N] [--queries N] [--loads N]
-//                                     [--verify N] [--explain] [--only TEXT] [--snapshot-documents N]
+//   swift run -c release hearth-bench [--documents N] [--durable-writes N] [--durable-rounds N]
+//                                     [--queries N] [--loads N] [--verify N] [--explain] [--only TEXT]
+//                                     [--snapshot-documents N]
 //
 // Every figure is operations per second (higher is better); the ratio columns divide
 // Hearth's figure by the baseline's.
@@ -14,7 +15,7 @@
 // timeout) on its WAL lock. The durable rows also print the 4 KiB pages each write handed
 // to the kernel (`WrittenBytes`), and run a fourth side, SQLite keeping the same 14
 // automatic index entries a post that Hearth writes (`IndexedSQLiteSubject`), as the
-// like-for-like baseline.
+// like-for-like baseline. Their figures are medians of `--durable-rounds` rounds (3).
 //
 // The second table (QueryBench.swift): the same posts loaded into a fresh Hearth database
 // and into SQLite as JSON text with expression indexes on the queried fields, then the
@@ -40,7 +41,8 @@ defer { try? FileManager.default.removeItem(at: root) }
 if arguments.runsFirstTable {
   print(
     "hearth-bench: \(workload.documents.count) posts of the social app's shape (~\(workload.averageEncodedSize) bytes encoded), "
-      + "\(arguments.durableWrites) single durable writes, \(workload.documents.count) random reads\n")
+      + "\(arguments.durableWrites) single durable writes (median of \(arguments.durableRounds) rounds), "
+      + "\(workload.documents.count) random reads\n")
   try runFirstTable(workload: workload, root: root, arguments: arguments)
 }
 
@@ -79,48 +81,55 @@ func runFirstTable(workload: SocialWorkload, root: URL, arguments: BenchArgument
     ? try IndexedSQLiteSubject(path: root.appendingPathComponent("sqlite-indexed.db").path, workload: workload) : nil
   let order = workload.randomOrder()
 
-  /// One row: a name, how many operations each run makes, and the three runs.
+  /// One row: a name, how many operations each run makes, and the three runs, each
+  /// given its round (the durable rows run `--durable-rounds` rounds, each into a
+  /// collection of its own).
   struct Operation {
     let name: String
     let count: Int
-    let hearth: () throws -> Void
-    let lmdb: () throws -> Void
-    let sqlite: () throws -> Void
+    let hearth: (Int) throws -> Void
+    let lmdb: (Int) throws -> Void
+    let sqlite: (Int) throws -> Void
     /// SQLite keeping the posts' index entries too (`IndexedSQLiteSubject`), for the
     /// durable rows.
-    var indexedSQLite: ((IndexedSQLiteSubject) throws -> Void)? = nil
+    var indexedSQLite: ((IndexedSQLiteSubject, Int) throws -> Void)? = nil
+
+    var isDurable: Bool { name.contains("durable") }
   }
 
   let operations = [
     Operation(
       name: "batched set (1,000 per commit)", count: workload.documents.count,
-      hearth: hearth.batchedSet, lmdb: lmdb.batchedPut, sqlite: sqlite.batchedInsert),
+      hearth: { _ in try hearth.batchedSet() }, lmdb: { _ in try lmdb.batchedPut() },
+      sqlite: { _ in try sqlite.batchedInsert() }),
     Operation(
       name: "single durable set (fsync each)", count: arguments.durableWrites,
-      hearth: { try hearth.durableSets(arguments.durableWrites) },
-      lmdb: { try lmdb.durablePuts(arguments.durableWrites) },
-      sqlite: { try sqlite.durableInserts(arguments.durableWrites) },
-      indexedSQLite: { try $0.durableInserts(arguments.durableWrites) }),
+      hearth: { try hearth.durableSets(arguments.durableWrites, round: $0) },
+      lmdb: { try lmdb.durablePuts(arguments.durableWrites, round: $0) },
+      sqlite: { try sqlite.durableInserts(arguments.durableWrites, round: $0) },
+      indexedSQLite: { try $0.durableInserts(arguments.durableWrites, round: $1) }),
     Operation(
       name: "8 threads, durable single sets", count: arguments.durableWrites,
-      hearth: { try hearth.parallelDurableSets(threads: 8, arguments.durableWrites) },
-      lmdb: { try lmdb.parallelDurablePuts(threads: 8, arguments.durableWrites) },
-      sqlite: { try sqlite.parallelDurableInserts(threads: 8, arguments.durableWrites) },
-      indexedSQLite: { try $0.parallelDurableInserts(threads: 8, arguments.durableWrites) }),
+      hearth: { try hearth.parallelDurableSets(threads: 8, arguments.durableWrites, round: $0) },
+      lmdb: { try lmdb.parallelDurablePuts(threads: 8, arguments.durableWrites, round: $0) },
+      sqlite: { try sqlite.parallelDurableInserts(threads: 8, arguments.durableWrites, round: $0) },
+      indexedSQLite: { try $0.parallelDurableInserts(threads: 8, arguments.durableWrites, round: $1) }),
     Operation(
       name: "get → DocumentSnapshot", count: order.count,
-      hearth: { try hearth.getSnapshots(order) }, lmdb: { try lmdb.gets(order) }, sqlite: { try sqlite.selects(order) }),
+      hearth: { _ in try hearth.getSnapshots(order) }, lmdb: { _ in try lmdb.gets(order) },
+      sqlite: { _ in try sqlite.selects(order) }),
     Operation(
       name: "get → [String: Any]", count: order.count,
-      hearth: { try hearth.getDictionaries(order) }, lmdb: { try lmdb.gets(order) },
-      sqlite: { try sqlite.selects(order) }
-    ),
+      hearth: { _ in try hearth.getDictionaries(order) }, lmdb: { _ in try lmdb.gets(order) },
+      sqlite: { _ in try sqlite.selects(order) }),
     Operation(
       name: "get → Codable struct", count: order.count,
-      hearth: { try hearth.getStructs(order) }, lmdb: { try lmdb.gets(order) }, sqlite: { try sqlite.selects(order) }),
+      hearth: { _ in try hearth.getStructs(order) }, lmdb: { _ in try lmdb.gets(order) },
+      sqlite: { _ in try sqlite.selects(order) }),
     Operation(
       name: "read whole collection (per document)", count: workload.documents.count,
-      hearth: hearth.readCollection, lmdb: lmdb.scan, sqlite: sqlite.scan),
+      hearth: { _ in try hearth.readCollection() }, lmdb: { _ in try lmdb.scan() },
+      sqlite: { _ in try sqlite.scan() }),
   ]
 
   // The SQLite writers' connections open before any row is timed.
@@ -131,16 +140,25 @@ func runFirstTable(workload: SocialWorkload, root: URL, arguments: BenchArgument
     // The first row loads the data, so it always runs.
     if index > 0, !arguments.selects(operation.name) { continue }
     var sides = [operation.hearth, operation.lmdb, operation.sqlite]
-    if let indexedSQLite, let run = operation.indexedSQLite { sides.append { try run(indexedSQLite) } }
-    var rates: [Double] = []
-    var pages: [Double] = []
-    for side in sides {
-      let before = WrittenBytes.total()
-      rates.append(try measure(operation.count, side))
-      pages.append(Double(WrittenBytes.total() - before) / 4096 / Double(operation.count))
+    if let indexedSQLite, let run = operation.indexedSQLite { sides.append { try run(indexedSQLite, $0) } }
+    // A durable row's figure is the median of its rounds, the sides' order rotating from
+    // round to round so that the disk's slow moments do not fall on one side alone; its
+    // pages are the mean.
+    let rounds = operation.isDurable ? arguments.durableRounds : 1
+    var roundRates = [[Double]](repeating: [], count: sides.count)
+    var bytes = [Int](repeating: 0, count: sides.count)
+    for round in 0..<rounds {
+      for turn in 0..<sides.count {
+        let side = (round + turn) % sides.count
+        let before = WrittenBytes.total()
+        roundRates[side].append(try measure(operation.count) { try sides[side](round) })
+        bytes[side] += WrittenBytes.total() - before
+      }
     }
+    let rates = roundRates.map(median)
+    let pages = bytes.map { Double($0) / 4096 / Double(operation.count * rounds) }
     table.add(operation.name, hearth: rates[0], lmdb: rates[1], sqlite: rates[2])
-    if operation.name.contains("durable") {
+    if operation.isDurable {
       written.add(operation.name, hearth: pages[0], lmdb: pages[1], sqlite: pages[2])
     }
     if sides.count > 3 { indexed.append((operation.name, rates[0], rates[3], pages[0], pages[3])) }
@@ -203,6 +221,9 @@ struct BenchArguments {
   /// Durable writes of each durable row: enough that the rows measure sustained commits
   /// (at 300, warm-up dominated the 8-thread row, which then varied 1×–3.5× SQLite).
   var durableWrites = 2_000
+  /// Rounds of each durable row (the figure is their median): one round's ratio to
+  /// SQLite varied 0.6×–0.85× from run to run.
+  var durableRounds = 3
   /// Repetitions of each query row (the figure is their median).
   var queries = 5
   /// Repetitions of the query section's bulk load, each into fresh files.
@@ -228,6 +249,7 @@ struct BenchArguments {
       switch argument {
       case "--documents": documents = iterator.next().flatMap(Int.init) ?? documents
       case "--durable-writes": durableWrites = iterator.next().flatMap(Int.init) ?? durableWrites
+      case "--durable-rounds": durableRounds = max(1, iterator.next().flatMap(Int.init) ?? durableRounds)
       case "--queries": queries = iterator.next().flatMap(Int.init) ?? queries
       case "--loads": loads = iterator.next().flatMap(Int.init) ?? loads
       case "--verify": verify = iterator.next().flatMap(Int.init) ?? verify
@@ -237,8 +259,8 @@ struct BenchArguments {
       default:
         FileHandle.standardError.write(
           Data(
-            ("usage: hearth-bench [--documents N] [--durable-writes N] [--queries N] [--loads N] [--verify N] "
-              + "[--explain] [--only TEXT] [--snapshot-documents N]\n").utf8))
+            ("usage: hearth-bench [--documents N] [--durable-writes N] [--durable-rounds N] [--queries N] "
+              + "[--loads N] [--verify N] [--explain] [--only TEXT] [--snapshot-documents N]\n").utf8))
         exit(64)
       }
     }
