@@ -1,6 +1,6 @@
 // hearth-bench: Hearth beside raw LMDB and SQLite, in one run, on the same data.
 //
-//   swift run -c release hearth-bench [--documents N] [--durable-writes N] [--durable-rounds N]
+//   swift run -c release hearth-bench [--documents N] [--durable-writes N] [--rounds N]
 //                                     [--queries N] [--loads N] [--verify N] [--explain] [--only TEXT]
 //                                     [--snapshot-documents N]
 //
@@ -15,7 +15,7 @@
 // timeout) on its WAL lock. The durable rows also print the 4 KiB pages each write handed
 // to the kernel (`WrittenBytes`), and run a fourth side, SQLite keeping the same 14
 // automatic index entries a post that Hearth writes (`IndexedSQLiteSubject`), as the
-// like-for-like baseline. Their figures are medians of `--durable-rounds` rounds (3).
+// like-for-like baseline. Every row after the load is the median of `--rounds` rounds (3).
 //
 // The second table (QueryBench.swift): the same posts loaded into a fresh Hearth database
 // and into SQLite as JSON text with expression indexes on the queried fields, then the
@@ -41,7 +41,7 @@ defer { try? FileManager.default.removeItem(at: root) }
 if arguments.runsFirstTable {
   print(
     "hearth-bench: \(workload.documents.count) posts of the social app's shape (~\(workload.averageEncodedSize) bytes encoded), "
-      + "\(arguments.durableWrites) single durable writes (median of \(arguments.durableRounds) rounds), "
+      + "\(arguments.durableWrites) single durable writes, medians of \(arguments.rounds) rounds, "
       + "\(workload.documents.count) random reads\n")
   try runFirstTable(workload: workload, root: root, arguments: arguments)
 }
@@ -82,8 +82,7 @@ func runFirstTable(workload: SocialWorkload, root: URL, arguments: BenchArgument
   let order = workload.randomOrder()
 
   /// One row: a name, how many operations each run makes, and the three runs, each
-  /// given its round (the durable rows run `--durable-rounds` rounds, each into a
-  /// collection of its own).
+  /// given its round (a durable row writes each round into a collection of its own).
   struct Operation {
     let name: String
     let count: Int
@@ -141,10 +140,10 @@ func runFirstTable(workload: SocialWorkload, root: URL, arguments: BenchArgument
     if index > 0, !arguments.selects(operation.name) { continue }
     var sides = [operation.hearth, operation.lmdb, operation.sqlite]
     if let indexedSQLite, let run = operation.indexedSQLite { sides.append { try run(indexedSQLite, $0) } }
-    // A durable row's figure is the median of its rounds, the sides' order rotating from
-    // round to round so that the disk's slow moments do not fall on one side alone; its
-    // pages are the mean.
-    let rounds = operation.isDurable ? arguments.durableRounds : 1
+    // A row's figure is the median of its rounds (the load runs once), the sides' order
+    // rotating from round to round so that the machine's slow moments do not fall on one
+    // side alone; a durable row's pages are the mean.
+    let rounds = index == 0 ? 1 : arguments.rounds
     var roundRates = [[Double]](repeating: [], count: sides.count)
     var bytes = [Int](repeating: 0, count: sides.count)
     for round in 0..<rounds {
@@ -221,9 +220,9 @@ struct BenchArguments {
   /// Durable writes of each durable row: enough that the rows measure sustained commits
   /// (at 300, warm-up dominated the 8-thread row, which then varied 1×–3.5× SQLite).
   var durableWrites = 2_000
-  /// Rounds of each durable row (the figure is their median): one round's ratio to
-  /// SQLite varied 0.6×–0.85× from run to run.
-  var durableRounds = 3
+  /// Rounds of each row of the first table after the load (the figure is their median):
+  /// one round of the single durable row varied 0.6×–0.85× SQLite from run to run.
+  var rounds = 3
   /// Repetitions of each query row (the figure is their median).
   var queries = 5
   /// Repetitions of the query section's bulk load, each into fresh files.
@@ -249,7 +248,7 @@ struct BenchArguments {
       switch argument {
       case "--documents": documents = iterator.next().flatMap(Int.init) ?? documents
       case "--durable-writes": durableWrites = iterator.next().flatMap(Int.init) ?? durableWrites
-      case "--durable-rounds": durableRounds = max(1, iterator.next().flatMap(Int.init) ?? durableRounds)
+      case "--rounds": rounds = max(1, iterator.next().flatMap(Int.init) ?? rounds)
       case "--queries": queries = iterator.next().flatMap(Int.init) ?? queries
       case "--loads": loads = iterator.next().flatMap(Int.init) ?? loads
       case "--verify": verify = iterator.next().flatMap(Int.init) ?? verify
@@ -259,7 +258,7 @@ struct BenchArguments {
       default:
         FileHandle.standardError.write(
           Data(
-            ("usage: hearth-bench [--documents N] [--durable-writes N] [--durable-rounds N] [--queries N] "
+            ("usage: hearth-bench [--documents N] [--durable-writes N] [--rounds N] [--queries N] "
               + "[--loads N] [--verify N] [--explain] [--only TEXT] [--snapshot-documents N]\n").utf8))
         exit(64)
       }
