@@ -65,12 +65,3 @@ struct KeyRange: Sendable, Equatable {
     a.withUnsafeBytes { x in b.withUnsafeBytes { y in Value.compareRaw(x, y) } }
   }
 }
-
-extension [UInt8] {
-  /// These bytes and one more, in one new array.
-  func appending(_ byte: UInt8) -> [UInt8] {
-    var bytes = self
-    bytes.append(byte)
-    return bytes
-  }
-}

@@ -385,7 +385,9 @@ struct QueryPlanner {
       let labelByte = descending ? ~label : label
       if labelByte != typeClass {
         // The type class: every key that starts with the label.
-        let within = KeyRange.prefixed(prefix.appending(labelByte))
+        var labelled = prefix
+        labelled.append(labelByte)
+        let within = KeyRange.prefixed(labelled)
         range = range?.intersection(within) ?? within
         typeClass = labelByte
       }
