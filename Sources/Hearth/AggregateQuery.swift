@@ -113,21 +113,33 @@ public final class AggregateQuery: @unchecked Sendable {
   func runnable() throws -> (QueryModel, [AggregateFunction]) {
     if let problem = fields.compactMap(\.problem).first { throw problem }
     guard !fields.isEmpty else { throw HearthError(.invalidArgument, "Aggregations can not be empty.") }
-    let distinct = Set(fields.map(\.function)).count
-    guard distinct <= AggregateFunction.maximumCount else {
-      throw HearthError(
-        .invalidArgument,
-        "Invalid aggregation: the query asks for \(distinct) aggregations, but the maximum number of aggregations "
-          + "is \(AggregateFunction.maximumCount).")
+    // Only a list longer than the maximum can hold too many distinct ones (the set cost a
+    // count ~1k instructions).
+    if fields.count > AggregateFunction.maximumCount {
+      let distinct = Set(fields.map(\.function)).count
+      guard distinct <= AggregateFunction.maximumCount else {
+        throw HearthError(
+          .invalidArgument,
+          "Invalid aggregation: the query asks for \(distinct) aggregations, but the maximum number of aggregations "
+            + "is \(AggregateFunction.maximumCount).")
+      }
     }
-    return (try query.runnableModel(aggregating: true), [AggregateFunction.count] + fields.map(\.function))
+    // Built in one array (a concatenation of a mapped array made three).
+    var functions: [AggregateFunction] = []
+    functions.reserveCapacity(fields.count + 1)
+    functions.append(.count)
+    for field in fields { functions.append(field.function) }
+    return (try query.runnableModel(aggregating: true), functions)
   }
 
   /// The snapshot of the values `runnable()`'s functions gave.
   func snapshot(_ values: [Value]) -> AggregateQuerySnapshot {
-    AggregateQuerySnapshot(
-      query: self, count: values[0],
-      values: Dictionary(zip(fields.map(\.function), values.dropFirst()), uniquingKeysWith: { first, _ in first }))
+    var byFunction: [AggregateFunction: Value] = [:]
+    byFunction.reserveCapacity(fields.count)
+    for (field, value) in zip(fields, values.dropFirst()) where byFunction[field.function] == nil {
+      byFunction[field.function] = value
+    }
+    return AggregateQuerySnapshot(query: self, count: values[0], values: byFunction)
   }
 
   /// Runs the aggregations off the concurrency pool.
