@@ -134,12 +134,10 @@ public final class AggregateQuery: @unchecked Sendable {
 
   /// The snapshot of the values `runnable()`'s functions gave.
   func snapshot(_ values: [Value]) -> AggregateQuerySnapshot {
-    var byFunction: [AggregateFunction: Value] = [:]
-    byFunction.reserveCapacity(fields.count)
-    for (field, value) in zip(fields, values.dropFirst()) where byFunction[field.function] == nil {
-      byFunction[field.function] = value
-    }
-    return AggregateQuerySnapshot(query: self, count: values[0], values: byFunction)
+    // The functions read lazily: a mapped array of them cost each count an allocation.
+    AggregateQuerySnapshot(
+      query: self, count: values[0],
+      values: Dictionary(zip(fields.lazy.map(\.function), values.dropFirst()), uniquingKeysWith: { first, _ in first }))
   }
 
   /// Runs the aggregations off the concurrency pool.
