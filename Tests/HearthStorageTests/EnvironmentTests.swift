@@ -76,6 +76,46 @@ private func string(_ buffer: UnsafeRawBufferPointer?) -> String? { buffer.map {
     }
   }
 
+  /// `countEntries` counts a duplicate-sorted table's values key by key, and another's
+  /// entries one by one, up to an upper bound (inclusive or not), a limit, or a long key
+  /// it leaves current and uncounted.
+  @Test func countEntriesStopsAtTheBoundTheLimitOrALongKey() throws {
+    let directory = TemporaryDirectory()
+    try withEnvironment(at: directory.path) { environment in
+      let duplicates = try environment.table("d", duplicateSort: true)
+      let plain = try environment.table("p")
+      let keys = ["a", "b", "c", "cccc", "d"]
+      try environment.write { txn in
+        for (index, key) in keys.enumerated() {
+          for value in 0...index { try txn.put(bytes(key), bytes("v\(value)"), in: duplicates) }
+          try txn.put(bytes(key), bytes("v"), in: plain)
+        }
+      }
+      try environment.read { txn throws in
+        func count(
+          _ table: Table, from start: String, below upper: String, inclusive: Bool, limit: Int = .max,
+          stopLength: Int = .max
+        ) throws -> (entries: Int, keys: Int, stoppedAt: String?) {
+          let cursor = try txn.cursor(table)
+          let first = try #require(try cursor.seek(atLeast: bytes(start)))
+          let counted = try bytes(upper).withUnsafeBytes { upper in
+            try cursor.countEntries(
+              from: first.key, below: upper, inclusive: inclusive, limit: limit, stopLength: stopLength)
+          }
+          return (counted.entries, counted.keys, string(counted.stoppedAt))
+        }
+        // Values 1 + 2 + 3 of keys a, b, c; then "cccc" (4 values) with the bound "cccc".
+        #expect(try count(duplicates, from: "a", below: "cccc", inclusive: false) == (6, 3, nil))
+        #expect(try count(duplicates, from: "a", below: "cccc", inclusive: true) == (10, 4, nil))
+        #expect(try count(duplicates, from: "b", below: "z", inclusive: false) == (14, 4, nil))
+        #expect(try count(duplicates, from: "a", below: "z", inclusive: false, limit: 4) == (6, 3, nil))
+        #expect(try count(duplicates, from: "a", below: "z", inclusive: false, stopLength: 4) == (6, 3, "cccc"))
+        #expect(try count(plain, from: "a", below: "d", inclusive: true) == (5, 5, nil))
+        #expect(try count(plain, from: "b", below: "d", inclusive: false, limit: 2) == (2, 2, nil))
+      }
+    }
+  }
+
   @Test func writesCommitAndAThrowAbortsEverything() throws {
     let directory = TemporaryDirectory()
     try withEnvironment(at: directory.path) { environment in

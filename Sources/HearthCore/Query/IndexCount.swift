@@ -55,18 +55,26 @@ extension QueryExecution {
   /// `nil`: the documents must be read).
   private func countEntries(_ cursor: Cursor, _ range: KeyRange, upTo limit: Int?) throws -> Int? {
     let distinct = cursor.table.isDuplicateSorted
-    func step() throws -> Cursor.Entry? { distinct ? try cursor.nextKey() : try cursor.next() }
     var entry = try cursor.seek(atLeast: range.lower)
-    if !range.lowerInclusive, let (key, _) = entry, key.elementsEqual(range.lower) { entry = try step() }
+    if !range.lowerInclusive, let (key, _) = entry, key.elementsEqual(range.lower) {
+      entry = try distinct ? cursor.nextKey() : cursor.next()
+    }
     var count = 0
-    while let (key, _) = entry, range.isBelowUpper(key) {
-      statistics.indexEntriesRead += 1
-      if distinct, FieldIndex.mayBeTruncated(key), range.lower.starts(with: key) || range.upper.starts(with: key) {
-        return nil
+    while let (key, _) = entry {
+      let counted = try range.upper.withUnsafeBytes { upper in
+        try cursor.countEntries(
+          from: key, below: upper, inclusive: range.upperInclusive, limit: limit.map { $0 - count } ?? .max,
+          stopLength: distinct ? FieldIndex.maxKeyBytes : .max)
       }
-      count += distinct ? try cursor.duplicateCount() : 1
+      count += counted.entries
+      statistics.indexEntriesRead += counted.keys
+      guard let cut = counted.stoppedAt else { break }
+      // A cut key inside the range: its values lie beyond a bound it is a prefix of.
+      guard !range.lower.starts(with: cut), !range.upper.starts(with: cut) else { return nil }
+      statistics.indexEntriesRead += 1
+      count += try cursor.duplicateCount()
       if let limit, count >= limit { break }
-      entry = try step()
+      entry = try cursor.nextKey()
     }
     return count
   }
