@@ -85,12 +85,12 @@ extension QueryExecution {
   /// indexed fields.
   private func coveringRanges(_ plan: AccessPlan, _ filters: [FieldFilter]) -> [KeyRange]? {
     guard keysProve(plan, filters), !filters.contains(where: { $0.op == .arrayContainsAny }) else { return nil }
-    let ordered = order.orderBys.dropLast().map(\.field)
+    let ordered = order.orderBys.dropLast()
     switch plan.source {
     case .documents, .ids:
       guard ordered.isEmpty else { return nil }
     case .index(let field, _, _, _):
-      guard ordered.allSatisfy({ $0 == field }) else { return nil }
+      guard ordered.allSatisfy({ $0.field == field }) else { return nil }
     case .composite:
       // The index's fields past its equality prefix are the order-by fields
       // (`QueryPlanner.fit`).

@@ -129,36 +129,36 @@ extension QueryExecution {
 
   /// Whether the plan's key ranges prove every filter: they are exact keys of each
   /// filter's values (one filter a field), or the bounds of the range filters on the one
-  /// field it walks. (`array-contains-any` may meet a document under several keys.)
+  /// field it walks. (`array-contains-any` may meet a document under several keys.) A key
+  /// range holds exactly the values its range filters admit when they are on one field:
+  /// the planner bounds each range within its type class, and leaves NaN, which no range
+  /// matches, out of number ranges.
   func keysProve(_ plan: AccessPlan, _ filters: [FieldFilter]) -> Bool {
-    // A few filters at most: linear checks cost less than sets of field paths (this runs
-    // for every query).
-    let exact = filters.filter { !$0.op.isRange }
-    let ranges = filters.filter(\.op.isRange)
-    let oneEach = exact.indices.allSatisfy { index in !exact[..<index].contains { $0.field == exact[index].field } }
-    guard oneEach, Self.boundsAreExact(ranges) else { return false }
+    // A few filters at most: linear checks over the one array cost less than sets of field
+    // paths or filtered copies (this runs for every query and count).
+    let rangeField = filters.first(where: \.op.isRange)?.field
+    for (index, filter) in filters.enumerated() {
+      if filter.op.isRange {
+        guard filter.field == rangeField else { return false }
+      } else if filters[..<index].contains(where: { !$0.op.isRange && $0.field == filter.field }) {
+        return false
+      }
+    }
+    let exact = filters.lazy.filter { !$0.op.isRange }
     switch plan.source {
     case .documents: return filters.isEmpty
     case .ids: return false
     case .index(let field, let kind, _, _):
       return exact.allSatisfy { filter in
         filter.field == field && (kind == .value ? filter.op == .equal || filter.op == .in : filter.op.isArrayOperator)
-      } && (ranges.isEmpty || (kind == .value && exact.isEmpty && ranges.allSatisfy { $0.field == field }))
+      } && (rangeField == nil || (kind == .value && exact.isEmpty && rangeField == field))
     case .composite(let index, _, let rest, _):
       let prefixFields = index.definition.fields.dropLast(rest.count)
       return exact.allSatisfy { filter in
         (filter.op == .equal || filter.op == .in || filter.op.isArrayOperator)
           && prefixFields.contains { $0.path == filter.field }
-      } && ranges.allSatisfy { $0.field == rest.first?.path }
+      } && (rangeField == nil || rangeField == rest.first?.path)
     }
-  }
-
-  /// Whether a key range built from these range filters holds exactly the values they
-  /// admit: when they are on one field (the planner bounds each range within its type
-  /// class, and leaves NaN, which no range matches, out of number ranges).
-  static func boundsAreExact(_ ranges: [FieldFilter]) -> Bool {
-    guard let first = ranges.first else { return true }
-    return ranges.allSatisfy { $0.field == first.field }
   }
 
   /// The stream's next candidate, or `nil` when it has no more.
