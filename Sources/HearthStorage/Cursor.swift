@@ -1,5 +1,4 @@
 import CLMDB
-import Foundation
 
 /// A position in a table, for ordered walks and range scans. It belongs to the
 /// transaction that opened it and is closed when that transaction ends.
@@ -137,7 +136,7 @@ package final class Cursor {
     var v = MDB_val()
     while true {
       let current = UnsafeRawBufferPointer(start: k.mv_data, count: k.mv_size)
-      let order = Self.compare(current, upper)
+      let order = ByteOrder.compare(current, upper)
       guard inclusive ? order <= 0 : order < 0 else { return result }
       guard current.count < stopLength else {
         result.stoppedAt = current
@@ -156,17 +155,6 @@ package final class Cursor {
       if rc == MDB_NOTFOUND { return result }
       try check(rc, "mdb_cursor_get (\(table))")
     }
-  }
-
-  /// -1, 0 or 1 as `a` sorts before, with or after `b` in LMDB's default key order:
-  /// unsigned bytes, then the shorter first.
-  private static func compare(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Int {
-    let common = min(a.count, b.count)
-    if common > 0 {
-      let order = memcmp(a.baseAddress!, b.baseAddress!, common)
-      if order != 0 { return order < 0 ? -1 : 1 }
-    }
-    return a.count == b.count ? 0 : (a.count < b.count ? -1 : 1)
   }
 
   /// Moves to the last key that starts with `prefix`, or returns `nil` when none does.

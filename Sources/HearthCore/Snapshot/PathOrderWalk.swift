@@ -50,13 +50,13 @@ private struct PathOrderWalk {
     while document != nil || parent != nil {
       let id: UnsafeRawBufferPointer
       if let document, let parent {
-        id = Self.compare(document, parent) <= 0 ? document : parent
+        id = Value.compareRaw(document, parent) <= 0 ? document : parent
       } else {
         id = (document ?? parent)!
       }
       let key = Array(id)
-      let hasDocument = document.map { Self.compare($0, id) == 0 } ?? false
-      let hasChildren = parent.map { Self.compare($0, id) == 0 } ?? false
+      let hasDocument = document.map { Value.compareRaw($0, id) == 0 } ?? false
+      let hasChildren = parent.map { Value.compareRaw($0, id) == 0 } ?? false
       guard let idText = KeyLayout.documentID(id) else {
         throw HearthError.dataLoss("A document key in collection \(path) is not valid UTF-8")
       }
@@ -106,14 +106,5 @@ private struct PathOrderWalk {
   private static func id(in key: UnsafeRawBufferPointer, prefix: [UInt8]) -> UnsafeRawBufferPointer? {
     guard key.count > prefix.count, key.starts(with: prefix) else { return nil }
     return UnsafeRawBufferPointer(rebasing: key[prefix.count...])
-  }
-
-  private static func compare(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Int {
-    let common = min(a.count, b.count)
-    if common > 0 {
-      let result = memcmp(a.baseAddress!, b.baseAddress!, common)
-      if result != 0 { return Int(result) }
-    }
-    return a.count - b.count
   }
 }

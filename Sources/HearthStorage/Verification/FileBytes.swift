@@ -51,28 +51,18 @@ struct FileBytes {
   /// Whether the bytes in `a` sort before the bytes in `b` in LMDB's default order
   /// (`mdb_cmp_memn`: bytes as unsigned, a prefix first).
   func precedes(_ a: Range<Int>, _ b: Range<Int>) -> Bool {
-    storage.withUnsafeBytes { bytes in
-      Self.order(
-        bytes.baseAddress.map { $0 + base + a.lowerBound }, a.count,
-        bytes.baseAddress.map { $0 + base + b.lowerBound }, b.count) < 0
-    }
+    storage.withUnsafeBytes { bytes in ByteOrder.compare(view(bytes, a), view(bytes, b)) < 0 }
   }
 
   /// The order of the bytes in `range` against `key`: negative, zero or positive.
   func order(_ range: Range<Int>, against key: [UInt8]) -> Int {
-    storage.withUnsafeBytes { bytes in
-      key.withUnsafeBytes { other in
-        Self.order(bytes.baseAddress.map { $0 + base + range.lowerBound }, range.count, other.baseAddress, other.count)
-      }
-    }
+    storage.withUnsafeBytes { bytes in key.withUnsafeBytes { ByteOrder.compare(view(bytes, range), $0) } }
   }
 
-  private static func order(_ a: UnsafeRawPointer?, _ aCount: Int, _ b: UnsafeRawPointer?, _ bCount: Int) -> Int {
-    let common = min(aCount, bCount)
-    if common > 0, let a, let b {
-      let result = memcmp(a, b, common)
-      if result != 0 { return Int(result) }
-    }
-    return aCount - bCount
+  /// The bytes in `range` of the view, without a bounds check (the callers' ranges lie
+  /// inside it).
+  private func view(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> UnsafeRawBufferPointer {
+    guard let start = bytes.baseAddress else { return UnsafeRawBufferPointer(start: nil, count: 0) }
+    return UnsafeRawBufferPointer(start: start + base + range.lowerBound, count: range.count)
   }
 }
