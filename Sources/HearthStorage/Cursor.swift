@@ -144,6 +144,7 @@ package final class Cursor {
       }
       result.keys += 1
       if duplicates {
+        // Asked directly: through `duplicateCount` it cost ~35 instructions a key more.
         var count = 0
         try check(mdb_cursor_count(cursor, &count), "mdb_cursor_count (\(table))")
         result.entries += count
