@@ -30,7 +30,7 @@ public class DocumentSnapshot: @unchecked Sendable {
   let key: DocumentKey
   /// The document's verified bytes; `nil` when it does not exist. Held apart from its key
   /// (`document` pairs them) so that a snapshot keeps one key, not two.
-  private let bytes: ArraySlice<UInt8>?
+  private let bytes: Bytes?
   /// Whether `decodedFields` is set: 0 not yet, 1 while one thread stores it, 2 set.
   private let decodedState = Atomic<UInt8>(0)
   /// The fields `data()` built first, written once (by the thread that moved
@@ -40,21 +40,36 @@ public class DocumentSnapshot: @unchecked Sendable {
   /// equal, fields.
   @exclusivity(unchecked) private var decodedFields: [String: Any]?
 
+  /// A document's bytes: its own (a document read alone, a listener's), or a stretch of
+  /// the buffer its query's results share, which the store reuses once no snapshot
+  /// holds it (`ResultBuffers`; a slice taken from it and kept longer keeps its bytes).
+  enum Bytes {
+    case own(ArraySlice<UInt8>)
+    case shared(ResultBuffer, Range<Int>)
+
+    var slice: ArraySlice<UInt8> {
+      switch self {
+      case .own(let bytes): bytes
+      case .shared(let buffer, let range): buffer.bytes[range]
+      }
+    }
+  }
+
   init(database: Database, key: DocumentKey, document: EncodedDocument?) {
     firestore = database
     self.key = key
-    bytes = document?.bytes
+    bytes = document.map { .own($0.bytes) }
   }
 
   /// A snapshot of the document `key` whose verified bytes are `bytes`.
-  init(database: Database, key: DocumentKey, bytes: ArraySlice<UInt8>) {
+  init(database: Database, key: DocumentKey, bytes: Bytes) {
     firestore = database
     self.key = key
     self.bytes = bytes
   }
 
   /// The stored document, or `nil` when it does not exist.
-  var document: EncodedDocument? { bytes.map { EncodedDocument(key: key, verified: $0) } }
+  var document: EncodedDocument? { bytes.map { EncodedDocument(key: key, verified: $0.slice) } }
 
   /// The document this snapshot shows: a new reference each time it is asked for, as
   /// Firebase's SDKs make it (a query's results make none unless the caller asks; one
@@ -122,11 +137,11 @@ public class DocumentSnapshot: @unchecked Sendable {
 /// A document that a query returned: it always exists.
 public final class QueryDocumentSnapshot: DocumentSnapshot, @unchecked Sendable {
   init(database: Database, document: EncodedDocument) {
-    super.init(database: database, key: document.key, bytes: document.bytes)
+    super.init(database: database, key: document.key, bytes: .own(document.bytes))
   }
 
   /// A query's result: document `key`, whose verified bytes are `bytes`.
-  override init(database: Database, key: DocumentKey, bytes: ArraySlice<UInt8>) {
+  override init(database: Database, key: DocumentKey, bytes: Bytes) {
     super.init(database: database, key: key, bytes: bytes)
   }
 

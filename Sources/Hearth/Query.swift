@@ -87,8 +87,8 @@ public class Query: @unchecked Sendable {
     let firestore = firestore
     var documents: [QueryDocumentSnapshot] = []
     try firestore.engine().read { reader in
-      try reader.run(model, requireIndexes: require, reserve: { documents.reserveCapacity($0) }) { key, bytes in
-        documents.append(QueryDocumentSnapshot(database: firestore, key: key, bytes: bytes))
+      try reader.run(model, requireIndexes: require, reserve: { documents.reserveCapacity($0) }) { key, buffer, range in
+        documents.append(QueryDocumentSnapshot(database: firestore, key: key, bytes: .shared(buffer, range)))
       }
     }
     return QuerySnapshot(query: self, documents: documents)

@@ -37,6 +37,8 @@ package final class DocumentStore: Sendable {
   /// What follows this store's commits (the listeners' observers), attached from above
   /// on first use: see `CommitFollower`.
   let followerSlot = Mutex<(any CommitFollower)?>(nil)
+  /// The buffers query results share, kept for reuse (`ResultBuffers`).
+  package let resultBuffers = ResultBuffers()
   private let isClosed = Atomic<Bool>(false)
 
   /// The database directory's canonical path.

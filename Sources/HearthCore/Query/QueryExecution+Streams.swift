@@ -256,8 +256,10 @@ extension QueryExecution {
     }
     // An enforced candidate needs no check when nothing is read and no cursor bounds it.
     let provenEnough = reading.isEmpty && far == nil && near == nil
-    var results: [Candidate] = []
-    // Without a limit, room for a page of results: each doubling moves them all.
+    // The array the last query's results were in, when it handed it back (see
+    // `ResultBuffers`). Without a limit, room for a page of results: each doubling moves
+    // them all.
+    var results = reader.store.resultBuffers.spareArray(of: Candidate.self)
     results.reserveCapacity(min(query.limit ?? 128, 256))
     var previous: DocumentKey?
     var refill: Int?

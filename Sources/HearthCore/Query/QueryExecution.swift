@@ -138,21 +138,22 @@ final class QueryExecution {
     let matches = try matches(requireIndexes: requireIndexes)
     var documents: [EncodedDocument] = []
     documents.reserveCapacity(matches.count)
-    Self.copyOut(matches) { documents.append(EncodedDocument(key: $0, verified: $1)) }
+    Self.copyOut(matches, into: nil) { documents.append(EncodedDocument(key: $0, verified: $1.bytes[$2])) }
     return QueryResult(documents: documents, statistics: statistics)
   }
 
   /// Runs the query, telling `reserve` how many results there are, then handing `each`
-  /// them in query order: their keys and verified bytes, copied out of the read
-  /// transaction into one buffer they share. The caller builds its own kind of result
-  /// straight from them, in an array it sized once, with no array between.
+  /// them in query order: their keys and where their verified bytes are, copied out of
+  /// the read transaction into one buffer they share (one the store kept, see
+  /// `ResultBuffers`). The caller builds its own kind of result straight from them, in an
+  /// array it sized once, with no array between.
   func run(
     requireIndexes: Bool, reserve: (Int) -> Void,
-    _ each: (consuming DocumentKey, consuming ArraySlice<UInt8>) throws -> Void
+    _ each: (consuming DocumentKey, ResultBuffer, Range<Int>) throws -> Void
   ) throws {
     let matches = try matches(requireIndexes: requireIndexes)
     reserve(matches.count)
-    try Self.copyOut(matches, each)
+    try Self.copyOut(matches, into: reader.store.resultBuffers, each)
   }
 
   /// The results in query order, as the query saw them; their bytes are valid only in
@@ -175,31 +176,34 @@ final class QueryExecution {
   }
 
   /// The results' bytes copied out of the read transaction into one buffer, which their
-  /// documents share, handed to `each` in order. Each key is moved out of its candidate
-  /// and handed over to keep (copies would retain and release it).
+  /// documents share (taken from `buffers` and the candidates' array handed back to it,
+  /// when given), handed to `each` in order with where each one's bytes are. Each key
+  /// is moved out of its candidate and handed over to keep (copies would retain and
+  /// release it).
   static func copyOut(
-    _ matches: consuming [Candidate], _ each: (consuming DocumentKey, consuming ArraySlice<UInt8>) throws -> Void
+    _ matches: consuming [Candidate], into buffers: ResultBuffers?,
+    _ each: (consuming DocumentKey, ResultBuffer, Range<Int>) throws -> Void
   ) rethrows {
     let buffer = matches.withUnsafeBufferPointer { candidates in
       let total = candidates.reduce(0) { $0 + $1.bytes.count }
-      return [UInt8](unsafeUninitializedCapacity: total) { buffer, initialized in
+      func fill(_ buffer: UnsafeMutableRawBufferPointer) {
         var position = 0
         for candidate in candidates where !candidate.bytes.isEmpty {
-          UnsafeMutableRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(buffer)[position...])
-            .copyMemory(from: candidate.bytes)
+          UnsafeMutableRawBufferPointer(rebasing: buffer[position...]).copyMemory(from: candidate.bytes)
           position += candidate.bytes.count
         }
-        initialized = position
       }
+      return buffers?.buffer(holding: total, fill) ?? ResultBuffer(holding: total, fill)
     }
     // Taken from the end, which moves a candidate out; reversing first only swaps them.
     matches.withUnsafeMutableBufferPointer { $0.reverse() }
     var start = 0
     while let match = matches.popLast() {
       let end = start + match.bytes.count
-      try each(match.document.key, buffer[start..<end])
+      try each(match.document.key, buffer, start..<end)
       start = end
     }
+    buffers?.keepSpare(matches)
   }
 
   func describe(_ reads: [[PlannedRead]]) {
@@ -357,7 +361,7 @@ extension StoreReader {
   /// - Throws: `dataLoss` when a document it reads is damaged; what `each` throws.
   package func run(
     _ query: QueryModel, requireIndexes: Bool = false, reserve: (Int) -> Void,
-    each: (consuming DocumentKey, consuming ArraySlice<UInt8>) throws -> Void
+    each: (consuming DocumentKey, ResultBuffer, Range<Int>) throws -> Void
   ) throws {
     try QueryExecution(reader: self, query: query).run(requireIndexes: requireIndexes, reserve: reserve, each)
   }
