@@ -50,7 +50,7 @@ package final class ResultBuffers: Sendable {
 
   package init() {}
 
-  /// A buffer holding `count` bytes, written by `fill` (given all of them, uninitialized).
+  /// A buffer holding `count` bytes, written by `fill` (given all of them to write over).
   package func buffer(holding count: Int, _ fill: (UnsafeMutableRawBufferPointer) -> Void) -> ResultBuffer {
     // A smaller request does not make glibc consolidate.
     guard count >= Self.smallest else { return ResultBuffer(holding: count, fill) }

@@ -138,7 +138,7 @@ final class QueryExecution {
     let matches = try matches(requireIndexes: requireIndexes)
     var documents: [EncodedDocument] = []
     documents.reserveCapacity(matches.count)
-    Self.copyOut(matches, into: nil) { documents.append(EncodedDocument(key: $0, verified: $1.bytes[$2])) }
+    copyOut(matches, pooled: false) { documents.append(EncodedDocument(key: $0, verified: $1.bytes[$2])) }
     return QueryResult(documents: documents, statistics: statistics)
   }
 
@@ -153,7 +153,7 @@ final class QueryExecution {
   ) throws {
     let matches = try matches(requireIndexes: requireIndexes)
     reserve(matches.count)
-    try Self.copyOut(matches, into: reader.store.resultBuffers, each)
+    try copyOut(matches, pooled: true, each)
   }
 
   /// The results in query order, as the query saw them; their bytes are valid only in
@@ -176,14 +176,16 @@ final class QueryExecution {
   }
 
   /// The results' bytes copied out of the read transaction into one buffer, which their
-  /// documents share (taken from `buffers` and the candidates' array handed back to it,
-  /// when given), handed to `each` in order with where each one's bytes are. Each key
+  /// documents share, handed to `each` in order with where each one's bytes are. Each key
   /// is moved out of its candidate and handed over to keep (copies would retain and
-  /// release it).
-  static func copyOut(
-    _ matches: consuming [Candidate], into buffers: ResultBuffers?,
+  /// release it). The candidates' array goes back to the store's `ResultBuffers` for the
+  /// next merge; the buffer comes from there too when `pooled` (for snapshots, not for
+  /// `EncodedDocument`s, whose slices of it listeners keep: a reuse would copy it).
+  private func copyOut(
+    _ matches: consuming [Candidate], pooled: Bool,
     _ each: (consuming DocumentKey, ResultBuffer, Range<Int>) throws -> Void
   ) rethrows {
+    let buffers = reader.store.resultBuffers
     let buffer = matches.withUnsafeBufferPointer { candidates in
       let total = candidates.reduce(0) { $0 + $1.bytes.count }
       func fill(_ buffer: UnsafeMutableRawBufferPointer) {
@@ -193,7 +195,7 @@ final class QueryExecution {
           position += candidate.bytes.count
         }
       }
-      return buffers?.buffer(holding: total, fill) ?? ResultBuffer(holding: total, fill)
+      return pooled ? buffers.buffer(holding: total, fill) : ResultBuffer(holding: total, fill)
     }
     // Taken from the end, which moves a candidate out; reversing first only swaps them.
     matches.withUnsafeMutableBufferPointer { $0.reverse() }
@@ -203,7 +205,7 @@ final class QueryExecution {
       try each(match.document.key, buffer, start..<end)
       start = end
     }
-    buffers?.keepSpare(matches)
+    buffers.keepSpare(matches)
   }
 
   func describe(_ reads: [[PlannedRead]]) {
