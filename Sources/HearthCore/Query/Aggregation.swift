@@ -88,7 +88,7 @@ extension StoreReader {
   ) throws -> (values: [Value], statistics: QueryStatistics) {
     let query = query.readForAggregating(functions, stops: query.limit != nil)
     if functions.allSatisfy({ $0 == .count }) {
-      let execution = QueryExecution(reader: self, query: query, explaining: explaining, countingOnly: true)
+      let execution = QueryExecution(reader: self, query: query, explaining: explaining)
       if let count = try execution.countFromIndexes(requireIndexes: requireIndexes) {
         return (functions.map { _ in .integer(Int64(count)) }, execution.statistics)
       }

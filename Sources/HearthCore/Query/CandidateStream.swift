@@ -69,6 +69,9 @@ final class CandidateStream {
   let ids: [String]
   /// Whether documents named by whole (uncut) index keys may skip the re-check.
   let enforced: Bool
+  /// The top-level fields its documents decode (`QueryExecution.projection(enforced:merged:)`
+  /// of its flags), held here so that each read passes them without a retain.
+  let names: [[UInt8]]
   /// Candidates read in advance (a cut key's documents, sorted; or a whole unordered
   /// plan), the next one last.
   @exclusivity(unchecked) var ahead: [Candidate] = []
@@ -91,7 +94,7 @@ final class CandidateStream {
     _ source: Source, walker: RangeWalker? = nil,
     name: ((UnsafeRawBufferPointer) throws -> (DocumentKey, CollectionNumber)?)? = nil,
     collection: (number: CollectionNumber, path: ResourcePath)? = nil, ids: [String] = [], enforced: Bool = false,
-    merged: Bool = false, sortKeyStart: Int? = nil
+    merged: Bool = false, sortKeyStart: Int? = nil, names: [[UInt8]] = []
   ) {
     self.source = source
     self.walker = walker
@@ -99,6 +102,7 @@ final class CandidateStream {
     self.collection = collection
     self.ids = ids
     self.enforced = enforced
+    self.names = names
     self.merged = merged
     self.sortKeyStart = sortKeyStart
   }
@@ -106,17 +110,20 @@ final class CandidateStream {
   /// Index entries read by `walker`, each naming a document (`name`).
   static func entries(
     _ walker: RangeWalker, name: @escaping (UnsafeRawBufferPointer) throws -> (DocumentKey, CollectionNumber)?,
-    enforced: Bool, merged: Bool, sortKeyStart: Int?
+    enforced: Bool, merged: Bool, sortKeyStart: Int?, names: [[UInt8]]
   ) -> CandidateStream {
     CandidateStream(
-      .entries, walker: walker, name: name, enforced: enforced, merged: merged, sortKeyStart: sortKeyStart)
+      .entries, walker: walker, name: name, enforced: enforced, merged: merged, sortKeyStart: sortKeyStart,
+      names: names)
   }
 
   /// The documents of collection `path` (number `number`) that `walker` reads.
   static func documents(
-    _ walker: RangeWalker, number: CollectionNumber, path: ResourcePath, enforced: Bool, merged: Bool
+    _ walker: RangeWalker, number: CollectionNumber, path: ResourcePath, enforced: Bool, merged: Bool,
+    names: [[UInt8]]
   ) -> CandidateStream {
-    CandidateStream(.documents, walker: walker, collection: (number, path), enforced: enforced, merged: merged)
+    CandidateStream(
+      .documents, walker: walker, collection: (number, path), enforced: enforced, merged: merged, names: names)
   }
 
   /// Documents of collection `path` looked up by ID, in walk order.

@@ -22,7 +22,7 @@ extension QueryExecution {
     if let number = candidate.unread {
       // Read now, beside the cut key's (and again if the merge takes it); a document
       // gone is skipped when taken.
-      return try load(key, number: number, enforced: true, merged: true)?.document ?? candidate.document
+      return try load(key, number: number, enforced: true, names: mergeProjection)?.document ?? candidate.document
     }
     guard candidate.sortKey != nil, candidate.enforced else { return candidate.document }
     return QueryDocument(key: key, fields: try decode(candidate.bytes, key, mergeProjection))
@@ -85,7 +85,9 @@ extension QueryExecution {
       let (number, path) = collection!
       let start = near.flatMap { nameSeek($0, number, path) }.map { (key: $0.key, value: [UInt8]?.none) }
       let walker = try RangeWalker(txn, tables.documents, ranges, forward: forward, start: start)
-      return CandidateStream.documents(walker, number: number, path: path, enforced: enforced, merged: merged)
+      return CandidateStream.documents(
+        walker, number: number, path: path, enforced: enforced, merged: merged,
+        names: projection(enforced: enforced, merged: merged))
     case .index(let field, let kind, let prefix, _):
       let (number, path) = collection!
       let start =
@@ -96,7 +98,8 @@ extension QueryExecution {
       let sortKeyStart = keyed ? Int.max : nil
       return CandidateStream.entries(
         walker, name: { KeyLayout.documentID($0).map { (DocumentKey(collection: path, id: $0), number) } },
-        enforced: enforced, merged: merged, sortKeyStart: sortKeyStart)
+        enforced: enforced, merged: merged, sortKeyStart: sortKeyStart,
+        names: projection(enforced: enforced, merged: merged))
     case .composite(let declared, let prefixes, let rest, _):
       let start = near.flatMap { compositeSeek($0, declared, prefix: prefixes[index], rest: rest) }
       let walker = try RangeWalker(txn, tables.indexEntries, ranges, forward: forward, start: start)
@@ -112,11 +115,12 @@ extension QueryExecution {
         let last = pinned || rest.isEmpty ? LastCollection() : nil
         return CandidateStream.entries(
           walker, name: { [self] in try groupDocument(declared, $0, last) }, enforced: enforced, merged: merged,
-          sortKeyStart: sortKeyStart)
+          sortKeyStart: sortKeyStart, names: projection(enforced: enforced, merged: merged))
       }
       return CandidateStream.entries(
         walker, name: { CompositeIndex.documentKey(declared, $0, in: path).map { ($0, number) } },
-        enforced: enforced, merged: merged, sortKeyStart: sortKeyStart)
+        enforced: enforced, merged: merged, sortKeyStart: sortKeyStart,
+        names: projection(enforced: enforced, merged: merged))
     }
   }
 
@@ -171,7 +175,8 @@ extension QueryExecution {
       let (number, path) = stream.collection!
       while stream.nextID < stream.ids.count {
         stream.nextID += 1
-        if let candidate = try load(DocumentKey(collection: path, id: stream.ids[stream.nextID - 1]), number: number) {
+        let key = DocumentKey(collection: path, id: stream.ids[stream.nextID - 1])
+        if let candidate = try load(key, number: number, enforced: false, names: projection) {
           return candidate
         }
       }
@@ -183,7 +188,7 @@ extension QueryExecution {
       }
       return try match(
         DocumentKey(collection: stream.collection!.path, id: id), bytes, enforced: stream.enforced,
-        merged: stream.merged)
+        names: stream.names)
     case .entries:
       // The walker and the naming closure are used through `stream`: local copies cost a
       // retain and a release each, a document (~130 instructions of a feed's result).
@@ -207,26 +212,43 @@ extension QueryExecution {
             document: QueryDocument(key: key, fields: [:]), bytes: UnsafeRawBufferPointer(start: nil, count: 0),
             enforced: stream.enforced, sortKey: SortKey(ordered: ordered, name: entry.value), unread: number)
         }
-        guard let candidate = try load(key, number: number, enforced: stream.enforced && !cut, merged: stream.merged)
-        else { continue }
-        guard cut else { return candidate }
-        // A cut key may stand for several values: its documents are ordered before use.
-        var group = [candidate]
-        while let read = try stream.walker!.next() {
-          statistics.indexEntriesRead += 1
-          guard read.key.elementsEqual(entry.key) else {
-            stream.held = read
-            break
-          }
-          if let (key, number) = try stream.name!(read.value), let candidate = try load(key, number: number) {
-            group.append(candidate)
-          }
+        if cut {
+          guard let candidate = try cutKeyDocuments(stream, entry.key, key, number) else { continue }
+          return candidate
         }
-        try group.sort { try walkOrder($1, $0) }
-        stream.ahead = group
-        return stream.ahead.popLast()
+        // The stream's projection passed as it is: choosing one into a local would retain it.
+        guard let candidate = try load(key, number: number, enforced: stream.enforced, names: stream.names) else {
+          continue
+        }
+        return candidate
       }
     }
+  }
+
+  /// The first of the documents whose entries share the cut key `cutKey` (the first named
+  /// `key`, in collection `number`), which may stand for several values: all of them are
+  /// read and ordered, the rest left in `stream.ahead`. Apart from `next`, whose one read
+  /// of a whole key's document stays inlined.
+  private func cutKeyDocuments(
+    _ stream: CandidateStream, _ cutKey: UnsafeRawBufferPointer, _ key: DocumentKey, _ number: CollectionNumber
+  ) throws -> Candidate? {
+    guard let candidate = try load(key, number: number, enforced: false, names: projection) else { return nil }
+    var group = [candidate]
+    while let read = try stream.walker!.next() {
+      statistics.indexEntriesRead += 1
+      guard read.key.elementsEqual(cutKey) else {
+        stream.held = read
+        break
+      }
+      if let (key, number) = try stream.name!(read.value),
+        let candidate = try load(key, number: number, enforced: false, names: projection)
+      {
+        group.append(candidate)
+      }
+    }
+    try group.sort { try walkOrder($1, $0) }
+    stream.ahead = group
+    return stream.ahead.popLast()
   }
 
   /// The streams merged in walk order, each document once, checked against the filters,
@@ -281,9 +303,9 @@ extension QueryExecution {
         previous = candidate.document.key
       }
       if let number = candidate.unread {
-        guard let read = try load(candidate.document.key, number: number, enforced: candidate.enforced) else {
-          continue
-        }
+        let names = candidate.enforced ? readingProjection : projection
+        guard let read = try load(candidate.document.key, number: number, enforced: candidate.enforced, names: names)
+        else { continue }
         candidate = read
       }
       if !candidate.enforced || !provenEnough {
@@ -335,31 +357,33 @@ extension QueryExecution {
 
   /// Reads a document by key in collection `number`; `nil` when it is gone (an index
   /// entry never outlives its document within one snapshot, so this is only defensive).
-  private func load(_ key: DocumentKey, number: CollectionNumber, enforced: Bool = false, merged: Bool = false) throws
+  private func load(_ key: DocumentKey, number: CollectionNumber, enforced: Bool, names: [[UInt8]]) throws
     -> Candidate?
   {
     try KeyLayout.withDocumentKey(number, key.documentID) { storageKey in
       let found =
         try documents.map { try $0.seek(exactly: storageKey)?.value } ?? txn.get(storageKey, in: tables.documents)
       guard let bytes = found else { return nil }
-      return try match(key, bytes, enforced: enforced, merged: merged)
+      return try match(key, bytes, enforced: enforced, names: names)
     }
   }
 
-  /// A document read: its bytes verified once, and the fields the query looks at decoded
-  /// (only those the caller reads, when its index entry vouches for the rest; and the
-  /// order-by fields, when `merged` orders it among other streams' by its fields).
-  private func match(_ key: DocumentKey, _ bytes: UnsafeRawBufferPointer, enforced: Bool, merged: Bool) throws
+  /// A document read: its bytes verified once, and the fields `names` decoded (see
+  /// `projection(enforced:merged:)`).
+  private func match(_ key: DocumentKey, _ bytes: UnsafeRawBufferPointer, enforced: Bool, names: [[UInt8]]) throws
     -> Candidate
   {
     statistics.documentsRead += 1
     try DocumentCodec.verify(bytes, key: key)
-    // Each projection passed as it is: choosing one into a local would retain it.
-    let fields =
-      try enforced
-      ? (merged ? decode(bytes, key, mergeProjection) : decode(bytes, key, readingProjection))
-      : decode(bytes, key, projection)
-    return Candidate(document: QueryDocument(key: key, fields: fields), bytes: bytes, enforced: enforced)
+    return Candidate(
+      document: QueryDocument(key: key, fields: try decode(bytes, key, names)), bytes: bytes, enforced: enforced)
+  }
+
+  /// The fields a document read decodes: only those the caller reads when its index entry
+  /// vouches for the rest (`enforced`), and then the order-by fields too when `merged`
+  /// orders it among other streams' by its fields; otherwise every field the query looks at.
+  func projection(enforced: Bool, merged: Bool) -> [[UInt8]] {
+    enforced ? (merged ? mergeProjection : readingProjection) : projection
   }
 
   private func decode(_ bytes: UnsafeRawBufferPointer, _ key: DocumentKey, _ names: [[UInt8]]) throws

@@ -22,46 +22,52 @@ final class QueryExecution {
   @exclusivity(unchecked) private var documentsCursor: Cursor??
   /// The top-level fields a document read decodes: those the query filters and orders on
   /// (and `reading`), UTF-8 in byte order. The rest of each document is stepped over.
-  let projection: [[UInt8]]
+  var projection: [[UInt8]] {
+    made(&madeProjections.all) { Self.topLevelNames(reading, order.orderBys, conjunctions) }
+  }
   /// The fields the caller reads, for documents whose index entries vouch for the query's
   /// own fields.
-  let readingProjection: [[UInt8]]
+  var readingProjection: [[UInt8]] { made(&madeProjections.reading) { Self.topLevelNames(reading, [], []) } }
   /// The fields the caller reads and the order-by fields, for such documents of streams
   /// that are merged.
-  let mergeProjection: [[UInt8]]
+  var mergeProjection: [[UInt8]] {
+    made(&madeProjections.merge) { Self.topLevelNames(reading, order.orderBys, []) }
+  }
+  /// The projections made so far. Each is made at its first use: most runs read with one
+  /// of them at most (an index that proves the filters needs only `readingProjection`, a
+  /// count from index keys none), and each made costs allocations (~2.7k instructions a
+  /// feed query for all three). A stream keeps the one its documents decode
+  /// (`CandidateStream.names`): read through these accessors, each document would pay a
+  /// retain and a release.
+  @exclusivity(unchecked) private var madeProjections: (all: [[UInt8]]?, reading: [[UInt8]]?, merge: [[UInt8]]?)
+
   /// The aggregated fields: a document lacking one is left out.
   let reading: [FieldPath]
   /// The query's filters as an OR of ANDs (`disjunctiveNormalForm`): one plan each.
   let conjunctions: [[FieldFilter]]
   private let explaining: Bool
-  private let countingOnly: Bool
 
   /// - Parameters:
   ///   - reading: the fields an aggregation reads from `matches`,
   ///     decoded beside the query's own. Documents that lack one are left out (before the
   ///     limit), as Firestore aggregates only documents that have every aggregated field.
   ///   - explaining: describe the plans in `statistics.plan`.
-  ///   - countingOnly: the run only counts from index keys (`countFromIndexes`), reading
-  ///     no document, so it makes no projections (~3k instructions a count); `matches`
-  ///     needs a run that makes them.
-  init(
-    reader: StoreReader, query: QueryModel, reading: [FieldPath] = [], explaining: Bool = false,
-    countingOnly: Bool = false
-  ) {
+  init(reader: StoreReader, query: QueryModel, reading: [FieldPath] = [], explaining: Bool = false) {
     self.reader = reader
     self.query = query
     self.reading = reading
     self.explaining = explaining
-    self.countingOnly = countingOnly
     order = QueryOrder(query.orderBys)
     conjunctions = Self.disjunctiveNormalForm(query.filters)
-    if countingOnly {
-      (projection, readingProjection, mergeProjection) = ([], [], [])
-    } else {
-      projection = Self.topLevelNames(reading, order.orderBys, conjunctions)
-      readingProjection = Self.topLevelNames(reading, [], [])
-      mergeProjection = Self.topLevelNames(reading, order.orderBys, [])
-    }
+  }
+
+  /// `slot`'s projection, made by `make` and kept there at the first call.
+  @inline(__always)
+  private func made(_ slot: inout [[UInt8]]?, _ make: () -> [[UInt8]]) -> [[UInt8]] {
+    if let made = slot { return made }
+    let made = make()
+    slot = made
+    return made
   }
 
   /// The distinct first segments (as UTF-8, in byte order) of the read fields, the
@@ -159,7 +165,6 @@ final class QueryExecution {
   /// The results in query order, as the query saw them; their bytes are valid only in
   /// this transaction (an aggregation reads the decoded fields alone).
   func matches(requireIndexes: Bool) throws -> [Candidate] {
-    assert(!countingOnly, "A run made to count from index keys has no projections to read documents with")
     let reads = try plans(requireIndexes: requireIndexes)
     let planned = Array(reads.joined())
     // A lone plan may vouch for the filters itself (see `enforces`).
