@@ -70,7 +70,8 @@ final class CandidateStream {
   /// Whether documents named by whole (uncut) index keys may skip the re-check.
   let enforced: Bool
   /// The top-level fields its documents decode (`QueryExecution.projection(enforced:merged:)`
-  /// of its flags), held here so that each read passes them without a retain.
+  /// for its walk: merged with others' or not), held here so that each read passes them
+  /// without a retain.
   let names: [[UInt8]]
   /// Candidates read in advance (a cut key's documents, sorted; or a whole unordered
   /// plan), the next one last.
@@ -82,9 +83,6 @@ final class CandidateStream {
   @exclusivity(unchecked) var held: Cursor.Entry?
   @exclusivity(unchecked) var nextID = 0
 
-  /// Whether it is one of several merged in query order (whose documents the merge
-  /// orders by their order-by fields, or by `sortKeyStart`).
-  let merged: Bool
   /// Where, in each entry's key, the bytes that order it among the merged ranges' entries
   /// begin (after its range's equality prefix; past the key's end when only the name
   /// orders); `nil` when the merge orders by fields.
@@ -94,7 +92,7 @@ final class CandidateStream {
     _ source: Source, walker: RangeWalker? = nil,
     name: ((UnsafeRawBufferPointer) throws -> (DocumentKey, CollectionNumber)?)? = nil,
     collection: (number: CollectionNumber, path: ResourcePath)? = nil, ids: [String] = [], enforced: Bool = false,
-    merged: Bool = false, sortKeyStart: Int? = nil, names: [[UInt8]] = []
+    sortKeyStart: Int? = nil, names: [[UInt8]] = []
   ) {
     self.source = source
     self.walker = walker
@@ -103,27 +101,22 @@ final class CandidateStream {
     self.ids = ids
     self.enforced = enforced
     self.names = names
-    self.merged = merged
     self.sortKeyStart = sortKeyStart
   }
 
   /// Index entries read by `walker`, each naming a document (`name`).
   static func entries(
     _ walker: RangeWalker, name: @escaping (UnsafeRawBufferPointer) throws -> (DocumentKey, CollectionNumber)?,
-    enforced: Bool, merged: Bool, sortKeyStart: Int?, names: [[UInt8]]
+    enforced: Bool, sortKeyStart: Int?, names: [[UInt8]]
   ) -> CandidateStream {
-    CandidateStream(
-      .entries, walker: walker, name: name, enforced: enforced, merged: merged, sortKeyStart: sortKeyStart,
-      names: names)
+    CandidateStream(.entries, walker: walker, name: name, enforced: enforced, sortKeyStart: sortKeyStart, names: names)
   }
 
   /// The documents of collection `path` (number `number`) that `walker` reads.
   static func documents(
-    _ walker: RangeWalker, number: CollectionNumber, path: ResourcePath, enforced: Bool, merged: Bool,
-    names: [[UInt8]]
+    _ walker: RangeWalker, number: CollectionNumber, path: ResourcePath, enforced: Bool, names: [[UInt8]]
   ) -> CandidateStream {
-    CandidateStream(
-      .documents, walker: walker, collection: (number, path), enforced: enforced, merged: merged, names: names)
+    CandidateStream(.documents, walker: walker, collection: (number, path), enforced: enforced, names: names)
   }
 
   /// Documents of collection `path` looked up by ID, in walk order.

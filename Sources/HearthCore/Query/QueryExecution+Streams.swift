@@ -86,8 +86,7 @@ extension QueryExecution {
       let start = near.flatMap { nameSeek($0, number, path) }.map { (key: $0.key, value: [UInt8]?.none) }
       let walker = try RangeWalker(txn, tables.documents, ranges, forward: forward, start: start)
       return CandidateStream.documents(
-        walker, number: number, path: path, enforced: enforced, merged: merged,
-        names: projection(enforced: enforced, merged: merged))
+        walker, number: number, path: path, enforced: enforced, names: projection(enforced: enforced, merged: merged))
     case .index(let field, let kind, let prefix, _):
       let (number, path) = collection!
       let start =
@@ -98,8 +97,7 @@ extension QueryExecution {
       let sortKeyStart = keyed ? Int.max : nil
       return CandidateStream.entries(
         walker, name: { KeyLayout.documentID($0).map { (DocumentKey(collection: path, id: $0), number) } },
-        enforced: enforced, merged: merged, sortKeyStart: sortKeyStart,
-        names: projection(enforced: enforced, merged: merged))
+        enforced: enforced, sortKeyStart: sortKeyStart, names: projection(enforced: enforced, merged: merged))
     case .composite(let declared, let prefixes, let rest, _):
       let start = near.flatMap { compositeSeek($0, declared, prefix: prefixes[index], rest: rest) }
       let walker = try RangeWalker(txn, tables.indexEntries, ranges, forward: forward, start: start)
@@ -114,13 +112,12 @@ extension QueryExecution {
         let pinned = declared.definition.fields.dropLast(rest.count).contains { $0.mode != .contains }
         let last = pinned || rest.isEmpty ? LastCollection() : nil
         return CandidateStream.entries(
-          walker, name: { [self] in try groupDocument(declared, $0, last) }, enforced: enforced, merged: merged,
+          walker, name: { [self] in try groupDocument(declared, $0, last) }, enforced: enforced,
           sortKeyStart: sortKeyStart, names: projection(enforced: enforced, merged: merged))
       }
       return CandidateStream.entries(
         walker, name: { CompositeIndex.documentKey(declared, $0, in: path).map { ($0, number) } },
-        enforced: enforced, merged: merged, sortKeyStart: sortKeyStart,
-        names: projection(enforced: enforced, merged: merged))
+        enforced: enforced, sortKeyStart: sortKeyStart, names: projection(enforced: enforced, merged: merged))
     }
   }
 
