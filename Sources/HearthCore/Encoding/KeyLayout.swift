@@ -218,6 +218,10 @@ struct CollectionNumber: Hashable, Sendable {
 
   var bytes: [UInt8] { KeyLayout.bigEndian(rawValue) }
 
+  /// Appends `bytes` to a key being built, without the array `bytes` makes (~200
+  /// instructions a query plan that builds a prefix).
+  func append(to key: inout [UInt8]) { withUnsafeBytes(of: rawValue.bigEndian) { key += $0 } }
+
   init(rawValue: UInt64) { self.rawValue = rawValue }
 
   init?(_ bytes: UnsafeRawBufferPointer) {

@@ -19,7 +19,7 @@ enum CompositeIndex {
     bytes.reserveCapacity(64)
     bytes.append(kind)
     withUnsafeBytes(of: index.number.bigEndian) { bytes += $0 }
-    if index.definition.scope == .collection, let collection { bytes += collection.bytes }
+    if index.definition.scope == .collection, let collection { collection.append(to: &bytes) }
     return bytes
   }
 

@@ -36,7 +36,7 @@ package enum FieldIndex {
     guard encodedPath.count <= maxPathBytes else { return nil }
     var bytes: [UInt8] = [kind.rawValue]
     bytes.reserveCapacity(9 + encodedPath.count + 16)
-    bytes += collection.bytes
+    collection.append(to: &bytes)
     bytes += encodedPath
     return bytes
   }
