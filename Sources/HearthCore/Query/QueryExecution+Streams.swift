@@ -300,7 +300,7 @@ extension QueryExecution {
         previous = candidate.document.key
       }
       if let number = candidate.unread {
-        let names = candidate.enforced ? readingProjection : projection
+        let names = projection(enforced: candidate.enforced, merged: false)
         guard let read = try load(candidate.document.key, number: number, enforced: candidate.enforced, names: names)
         else { continue }
         candidate = read
