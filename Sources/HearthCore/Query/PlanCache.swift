@@ -84,7 +84,8 @@ final class PlanCache: Sendable {
 
   /// Which candidate a plan was (`QueryPlanner` builds it again from a query's values).
   enum Choice: Sendable {
-    case composite(DeclaredIndex)
+    /// A declared index, with how it fits the shape.
+    case composite(DeclaredIndex, QueryPlanner.CompositeLayout)
     /// The single-field value index of a filtered field.
     case value(FieldPath)
     case arrayElements(FieldPath)

@@ -98,7 +98,8 @@ extension QueryExecution {
       return CandidateStream.entries(
         walker, name: { KeyLayout.documentID($0).map { (DocumentKey(collection: path, id: $0), number) } },
         enforced: enforced, sortKeyStart: sortKeyStart, names: projection(enforced: enforced, merged: merged))
-    case .composite(let declared, let prefixes, let rest, _):
+    case .composite(let declared, let layout, let prefixes, _):
+      let rest = layout.rest
       let start = near.flatMap { compositeSeek($0, declared, prefix: prefixes[index], rest: rest) }
       let walker = try RangeWalker(txn, tables.indexEntries, ranges, forward: forward, start: start)
       // The fields after the equality prefix are the ordered ones (`fit`).
@@ -153,12 +154,12 @@ extension QueryExecution {
       return exact.allSatisfy { filter in
         filter.field == field && (kind == .value ? filter.op == .equal || filter.op == .in : filter.op.isArrayOperator)
       } && (rangeField == nil || (kind == .value && exact.isEmpty && rangeField == field))
-    case .composite(let index, _, let rest, _):
-      let prefixFields = index.definition.fields.dropLast(rest.count)
+    case .composite(let index, let layout, _, _):
+      let prefixFields = index.definition.fields.dropLast(layout.rest.count)
       return exact.allSatisfy { filter in
         (filter.op == .equal || filter.op == .in || filter.op.isArrayOperator)
           && prefixFields.contains { $0.path == filter.field }
-      } && (rangeField == nil || rangeField == rest.first?.path)
+      } && (rangeField == nil || rangeField == layout.rest.first?.path)
     }
   }
 

@@ -3,15 +3,19 @@
 /// walk yields query order and a limit stops it; a range on the first of those fields
 /// bounds the walk.
 extension QueryPlanner {
-  /// How a declared index fits a conjunction: the key prefixes its equalities give, the
-  /// fields left to walk in order, and whether walking forward is query order.
-  struct CompositeFit {
-    var prefixes: [[UInt8]]
+  /// How a declared index fits a conjunction, as far as the conjunction's shape decides
+  /// it (its fields and operators, the order): a plan cache keeps it with the index it
+  /// chose (`PlanCache.Choice`), so that a run of a known shape builds only the key
+  /// prefixes from its values (matching fields and filters again cost a feed query ~2k
+  /// instructions).
+  struct CompositeLayout: Sendable {
+    /// For each of the index's leading fields that an equality, `in` or array filter
+    /// fixes, the position of that filter in the conjunction.
+    var fixing: [Int]
+    /// The fields left to walk in order.
     var rest: [IndexDefinition.Field]
-    /// `nil` when the walk does not yield query order (several prefixes, or directions
-    /// that match neither way).
-    var forward: Bool?
-    /// The direction in which each prefix's entries are in query order.
+    /// The direction in which the entries under each prefix are in query order; `nil`
+    /// when the ordered fields' directions match neither way.
     var eachPrefixForward: Bool?
     /// Whether every equality and array filter of the conjunction is in the prefix
     /// (what production Firestore requires of the index it uses).
@@ -30,9 +34,7 @@ extension QueryPlanner {
 
   /// How `index` fits the conjunction (whose `orderedFields` are `ordered`), or `nil` when
   /// it cannot serve it.
-  func fit(_ index: DeclaredIndex, _ filters: [FieldFilter], ordered: [OrderBy], collection: CollectionNumber?)
-    -> CompositeFit?
-  {
+  func layout(_ index: DeclaredIndex, _ filters: [FieldFilter], ordered: [OrderBy]) -> CompositeLayout? {
     let fields = index.definition.fields
     // The index must end with the ordered fields (checked first: a collection may have
     // many declared indexes, and most do not fit).
@@ -41,22 +43,49 @@ extension QueryPlanner {
     for position in ordered.indices where fields[tail + position].path != ordered[position].field { return nil }
     // The leading fields an equality, `in` or array filter fixes: every field before the
     // ordered ones, and none of those (a `contains` field is fixed or the index unfit).
-    var fixedCount = 0
-    while fixedCount < fields.count {
-      guard fixing(fields[fixedCount], filters) != nil else {
-        if fields[fixedCount].mode == .contains { return nil }
+    var fixing: [Int] = []
+    while fixing.count < fields.count {
+      guard let filter = self.fixing(fields[fixing.count], filters) else {
+        if fields[fixing.count].mode == .contains { return nil }
         break
       }
-      fixedCount += 1
+      fixing.append(filter)
     }
-    guard fixedCount == tail else { return nil }
-    let rest = fields[fixedCount...]
+    guard fixing.count == tail else { return nil }
+    let rest = fields[tail...]
     guard !rest.contains(where: { $0.mode == .contains }) else { return nil }
-    // Only an index that fits builds its key prefixes: one for each combination of the
-    // fixed fields' values.
+    // Forward when every ordered field runs the index's way, backward when every one runs
+    // against it (the ordered fields are the index's last: `rest`).
+    let agreeing = ordered.indices.count { (fields[tail + $0].mode == .descending) == ordered[$0].descending }
+    let along: Bool? = if agreeing == ordered.count { true } else if agreeing == 0 { false } else { nil }
+    // Ties walk in the index's name direction; the query's must agree with the walk.
+    let direction = along.flatMap { (index.definition.namesDescending == order.last!.descending) == $0 ? $0 : nil }
+    let fixedFields = fields[..<tail]
+    let coversFilters = filters.allSatisfy { filter in
+      filter.field.isDocumentID || !(filter.op == .equal || filter.op == .in || filter.op.isArrayOperator)
+        || fixedFields.contains { $0.path == filter.field }
+    }
+    return CompositeLayout(
+      fixing: fixing, rest: Array(rest), eachPrefixForward: direction, coversFilters: coversFilters)
+  }
+
+  /// The position of the filter that fixes `field` in a key prefix: an array filter for a
+  /// `contains` field, else an equality, else an `in`; `nil` when none does. (A position,
+  /// not a copy: a copy retains the filter's field and value.)
+  private func fixing(_ field: IndexDefinition.Field, _ filters: [FieldFilter]) -> Int? {
+    if field.mode == .contains { return filters.firstIndex { $0.field == field.path && $0.op.isArrayOperator } }
+    return filters.firstIndex { $0.field == field.path && $0.op == .equal }
+      ?? filters.firstIndex { $0.field == field.path && $0.op == .in }
+  }
+
+  /// The key prefixes of `index` that the conjunction's values give its fixed fields:
+  /// one for each combination of them (none when an `in` lists nothing that can match).
+  private func prefixes(
+    _ index: DeclaredIndex, _ layout: CompositeLayout, _ filters: [FieldFilter], collection: CollectionNumber?
+  ) -> [[UInt8]] {
     var prefixes = [CompositeIndex.prefix(index, collection)]
-    for field in fields[..<fixedCount] {
-      let filter = filters[fixing(field, filters)!]
+    for (field, position) in zip(index.definition.fields, layout.fixing) {
+      let filter = filters[position]
       let mode = field.mode == .contains ? .ascending : field.mode
       // One value (an equality, or the element an array-contains looks for): appended in
       // place. An array-contains of null or NaN finds nothing.
@@ -73,29 +102,7 @@ extension QueryPlanner {
         }
       }
     }
-    // Forward when every ordered field runs the index's way, backward when every one runs
-    // against it (the ordered fields are the index's last: `rest`).
-    let agreeing = ordered.indices.count { (fields[tail + $0].mode == .descending) == ordered[$0].descending }
-    let along: Bool? = if agreeing == ordered.count { true } else if agreeing == 0 { false } else { nil }
-    // Ties walk in the index's name direction; the query's must agree with the walk.
-    let direction = along.flatMap { (index.definition.namesDescending == order.last!.descending) == $0 ? $0 : nil }
-    let fixedFields = fields[..<fixedCount]
-    let coversFilters = filters.allSatisfy { filter in
-      filter.field.isDocumentID || !(filter.op == .equal || filter.op == .in || filter.op.isArrayOperator)
-        || fixedFields.contains { $0.path == filter.field }
-    }
-    return CompositeFit(
-      prefixes: prefixes, rest: Array(rest), forward: prefixes.count == 1 ? direction : nil,
-      eachPrefixForward: direction, coversFilters: coversFilters)
-  }
-
-  /// The position of the filter that fixes `field` in a key prefix: an array filter for a
-  /// `contains` field, else an equality, else an `in`; `nil` when none does. (A position,
-  /// not a copy: a copy retains the filter's field and value.)
-  private func fixing(_ field: IndexDefinition.Field, _ filters: [FieldFilter]) -> Int? {
-    if field.mode == .contains { return filters.firstIndex { $0.field == field.path && $0.op.isArrayOperator } }
-    return filters.firstIndex { $0.field == field.path && $0.op == .equal }
-      ?? filters.firstIndex { $0.field == field.path && $0.op == .in }
+    return prefixes
   }
 
   /// A plan on a declared index (with `collection` for collection scope, `nil` for a
@@ -103,20 +110,27 @@ extension QueryPlanner {
   func compositePlan(
     _ index: DeclaredIndex, _ filters: [FieldFilter], ordered: [OrderBy], collection: CollectionNumber?
   ) -> AccessPlan? {
-    guard let fit = fit(index, filters, ordered: ordered, collection: collection), !fit.prefixes.isEmpty else {
-      return nil
-    }
-    let prefixes = fit.prefixes.count > 1 ? fit.prefixes.sorted { KeyRange.compare($0, $1) < 0 } : fit.prefixes
+    layout(index, filters, ordered: ordered).flatMap { compositePlan(index, $0, filters, collection: collection) }
+  }
+
+  /// A plan on a declared index whose layout for this conjunction is known.
+  func compositePlan(
+    _ index: DeclaredIndex, _ layout: CompositeLayout, _ filters: [FieldFilter], collection: CollectionNumber?
+  ) -> AccessPlan? {
+    var prefixes = prefixes(index, layout, filters, collection: collection)
+    guard !prefixes.isEmpty else { return nil }
+    if prefixes.count > 1 { prefixes.sort { KeyRange.compare($0, $1) < 0 } }
     let ranges = prefixes.map { prefix -> KeyRange in
-      guard let first = fit.rest.first else { return .exact(prefix) }
+      guard let first = layout.rest.first else { return .exact(prefix) }
       return Self.valueRange(after: prefix, first.path, filters, descending: first.mode == .descending) {
         CompositeIndex.append($0, first.mode, to: &$1)
       }
     }
     return AccessPlan(
-      source: .composite(index: index, prefixes: prefixes, rest: fit.rest, ranges: ranges), forward: fit.forward,
-      eachRangeForward: fit.eachPrefixForward,
-      estimate: fit.rest.isEmpty ? .counted : .sampled(tables.indexEntries, ordered: fit.eachPrefixForward != nil),
+      source: .composite(index: index, layout: layout, prefixes: prefixes, ranges: ranges),
+      forward: prefixes.count == 1 ? layout.eachPrefixForward : nil, eachRangeForward: layout.eachPrefixForward,
+      estimate: layout.rest.isEmpty
+        ? .counted : .sampled(tables.indexEntries, ordered: layout.eachPrefixForward != nil),
       describe: {
         let fields = index.definition.fields.map { "\($0.path) \($0.mode)" }.joined(separator: ", ")
         return "\(index.definition.scope == .collection ? "composite" : "collection-group") index on "
@@ -149,9 +163,7 @@ extension QueryPlanner {
       guard needsComposite else { return nil }
       let candidates = indexes.indexes(for: path.last!, scope: .collection)
       if candidates.contains(where: {
-        fit($0, filters, ordered: indexOrdered, collection: .root).map {
-          $0.coversFilters && $0.eachPrefixForward != nil
-        } ?? false
+        layout($0, filters, ordered: indexOrdered).map { $0.coversFilters && $0.eachPrefixForward != nil } ?? false
       }) {
         return nil
       }
@@ -160,10 +172,8 @@ extension QueryPlanner {
       guard !fields.isEmpty else { return nil }
       let candidates = indexes.indexes(for: collectionID, scope: .collectionGroup)
       if candidates.contains(where: { index in
-        guard let fit = fit(index, filters, ordered: indexOrdered, collection: nil), fit.coversFilters else {
-          return false
-        }
-        return fit.eachPrefixForward != nil || ordered.isEmpty
+        guard let layout = layout(index, filters, ordered: indexOrdered), layout.coversFilters else { return false }
+        return layout.eachPrefixForward != nil || ordered.isEmpty
       }) {
         return nil
       }

@@ -11,8 +11,9 @@ struct AccessPlan {
     /// A single-field index's entries within key ranges (see `FieldIndex`).
     case index(field: FieldPath, kind: FieldIndex.Kind, prefix: [UInt8], ranges: [KeyRange])
     /// A declared index's entries within key ranges (see `CompositeIndex`): one range a
-    /// prefix of equality values, over the `rest` of the index's fields.
-    case composite(index: DeclaredIndex, prefixes: [[UInt8]], rest: [IndexDefinition.Field], ranges: [KeyRange])
+    /// prefix of equality values, over the rest of the index's fields (`layout.rest`).
+    case composite(
+      index: DeclaredIndex, layout: QueryPlanner.CompositeLayout, prefixes: [[UInt8]], ranges: [KeyRange])
   }
 
   var source: Source
@@ -142,8 +143,8 @@ struct QueryPlanner {
   /// when none fits.
   func groupPlan(_ filters: [FieldFilter], collectionID: String) throws -> AccessPlan? {
     let shape = self.shape(filters, collectionID, .collectionGroup)
-    if let shape, case .composite(let index)? = cache?.choice(shape, version: indexes.version),
-      let plan = compositePlan(index, filters, ordered: orderedFields(filters), collection: nil)
+    if let shape, case .composite(let index, let layout)? = cache?.choice(shape, version: indexes.version),
+      let plan = compositePlan(index, layout, filters, collection: nil)
     {
       return plan
     }
@@ -202,7 +203,7 @@ struct QueryPlanner {
     switch plan.source {
     case .documents: .documents
     case .ids: nil
-    case .composite(let index, _, _, _): .composite(index)
+    case .composite(let index, let layout, _, _): .composite(index, layout)
     case .index(let field, .arrayElement, _, _): .arrayElements(field)
     case .index(let field, .value, _, _): filters.contains { $0.field == field } ? .value(field) : .order
     }
@@ -214,8 +215,7 @@ struct QueryPlanner {
     _ choice: PlanCache.Choice, _ filters: [FieldFilter], collection: CollectionNumber, path: ResourcePath
   ) throws -> AccessPlan? {
     switch choice {
-    case .composite(let index):
-      compositePlan(index, filters, ordered: orderedFields(filters), collection: collection)
+    case .composite(let index, let layout): compositePlan(index, layout, filters, collection: collection)
     case .value(let field): try valuePlan(field, filters.filter { $0.field == field }, collection)
     case .arrayElements(let field): try arrayPlan(field, filters.filter { $0.field == field }, collection)
     case .order: try orderPlan(collection, excluding: filteredFields(filters))
