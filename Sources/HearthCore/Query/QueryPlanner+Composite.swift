@@ -93,14 +93,19 @@ extension QueryPlanner {
         for position in prefixes.indices { CompositeIndex.append(filter.value, mode, to: &prefixes[position]) }
         continue
       }
-      let values = QueryMatcher.listElements(filter.value).filter(QueryMatcher.isMatchable)
-      prefixes = prefixes.flatMap { prefix in
-        values.map { value in
-          var extended = prefix
-          CompositeIndex.append(value, mode, to: &extended)
-          return extended
+      // A prefix for each prefix and listed value that can match, made in one array (the
+      // values filtered into an array of their own, then mapped, cost an `in` of 5 ~3k).
+      let values = QueryMatcher.listElements(filter.value)
+      var extended: [[UInt8]] = []
+      extended.reserveCapacity(prefixes.count * values.count)
+      for prefix in prefixes {
+        for value in values where QueryMatcher.isMatchable(value) {
+          var key = prefix
+          CompositeIndex.append(value, mode, to: &key)
+          extended.append(key)
         }
       }
+      prefixes = extended
     }
     return prefixes
   }

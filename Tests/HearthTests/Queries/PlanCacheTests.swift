@@ -147,6 +147,20 @@ struct PlanCacheTests {
               db.collectionGroup("items").whereField("k", isEqualTo: 2)
                 .order(by: "v").limit(to: 4)
             ),
+            // One shape, whose kept choice is built from lists of two values, one, and
+            // none that can match.
+            (
+              "group k in [0, 2] order v limit 4",
+              db.collectionGroup("items").whereField("k", in: [0, 2]).order(by: "v").limit(to: 4)
+            ),
+            (
+              "group k in [1] order v limit 4",
+              db.collectionGroup("items").whereField("k", in: [1]).order(by: "v").limit(to: 4)
+            ),
+            (
+              "group k in [NaN] order v limit 4",
+              db.collectionGroup("items").whereField("k", in: [Double.nan]).order(by: "v").limit(to: 4)
+            ),
           ]
         for (label, query) in reversed ? all.reversed() : all {
           if reversed { _ = try count(query) }
@@ -171,6 +185,9 @@ struct PlanCacheTests {
     }
     #expect(forward["k == 1 order v desc limit 3"]?.0.count == 3)
     #expect(forward["group k == 2 order v limit 4"]?.1.contains("collection-group index") == true)
+    #expect(forward["group k in [0, 2] order v limit 4"]?.0 == ["d0", "d20", "d30", "d50"])
+    #expect(forward["group k in [1] order v limit 4"]?.0 == ["d10", "d40", "d1", "d31"])
+    #expect(forward["group k in [NaN] order v limit 4"]?.0 == [])
   }
 
   @Test func aQueryKeepsNoPlanPastItsIndex() throws {
