@@ -93,7 +93,7 @@ extension QueryExecution {
       guard ordered.allSatisfy({ $0.field == field }) else { return nil }
     case .composite:
       // The index's fields past its equality prefix are the order-by fields
-      // (`QueryPlanner.fit`).
+      // (`QueryPlanner.layout`).
       break
     }
     return plan.ranges

@@ -28,9 +28,10 @@ import Synchronization
 /// instructions). A plan built from a kept choice is still checked: the candidate must
 /// fit the run's values (else the plan is chosen afresh), a count still checks that the
 /// plan's keys answer it, and every plan finds a superset of the matches, so a choice
-/// could only ever cost a run its speed, never its result. Choices belong to one version of the index catalog, and are only learnt in
-/// read-only transactions, which see committed catalogs alone: a write transaction's
-/// catalog may be rolled back and its version number given to another.
+/// could only ever cost a run its speed, never its result. Choices belong to one version
+/// of the index catalog, and are only learnt in read-only transactions, which see
+/// committed catalogs alone: a write transaction's catalog may be rolled back and its
+/// version number given to another.
 final class PlanCache: Sendable {
   struct Shape: Hashable {
     var collectionID: String

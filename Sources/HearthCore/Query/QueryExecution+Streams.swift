@@ -102,7 +102,7 @@ extension QueryExecution {
       let rest = layout.rest
       let start = near.flatMap { compositeSeek($0, declared, prefix: prefixes[index], rest: rest) }
       let walker = try RangeWalker(txn, tables.indexEntries, ranges, forward: forward, start: start)
-      // The fields after the equality prefix are the ordered ones (`fit`).
+      // The fields after the equality prefix are the ordered ones (`QueryPlanner.layout`).
       let sortKeyStart = keyed ? prefixes[index].count : nil
       guard let (number, path) = collection else {
         // Consecutive entries mostly name one collection under an equality on a leading
