@@ -355,26 +355,26 @@ extension QueryExecution {
 
   /// Reads a document by key in collection `number`; `nil` when it is gone (an index
   /// entry never outlives its document within one snapshot, so this is only defensive).
-  private func load(_ key: DocumentKey, number: CollectionNumber, enforced: Bool, names: [[UInt8]]) throws
+  private func load(_ key: consuming DocumentKey, number: CollectionNumber, enforced: Bool, names: [[UInt8]]) throws
     -> Candidate?
   {
-    try KeyLayout.withDocumentKey(number, key.documentID) { storageKey in
-      let found =
-        try documents.map { try $0.seek(exactly: storageKey)?.value } ?? txn.get(storageKey, in: tables.documents)
-      guard let bytes = found else { return nil }
-      return try match(key, bytes, enforced: enforced, names: names)
+    let found = try KeyLayout.withDocumentKey(number, key.documentID) { storageKey in
+      try documents.map { try $0.seek(exactly: storageKey)?.value } ?? txn.get(storageKey, in: tables.documents)
     }
+    guard let bytes = found else { return nil }
+    return try match(key, bytes, enforced: enforced, names: names)
   }
 
   /// A document read: its bytes verified once, and the fields `names` decoded (see
-  /// `projection(enforced:merged:)`).
-  private func match(_ key: DocumentKey, _ bytes: UnsafeRawBufferPointer, enforced: Bool, names: [[UInt8]]) throws
-    -> Candidate
-  {
+  /// `projection(enforced:merged:)`). The key is consumed (moved into the candidate):
+  /// a copy retained and released its collection's path and ID, a document.
+  private func match(
+    _ key: consuming DocumentKey, _ bytes: UnsafeRawBufferPointer, enforced: Bool, names: [[UInt8]]
+  ) throws -> Candidate {
     statistics.documentsRead += 1
     try DocumentCodec.verify(bytes, key: key)
-    return Candidate(
-      document: QueryDocument(key: key, fields: try decode(bytes, key, names)), bytes: bytes, enforced: enforced)
+    let fields = try decode(bytes, key, names)
+    return Candidate(document: QueryDocument(key: key, fields: fields), bytes: bytes, enforced: enforced)
   }
 
   /// The fields a document read decodes: only those the caller reads when its index entry
