@@ -22,7 +22,12 @@ final class RangeWalker {
   ) throws {
     self.txn = txn
     cursor = try txn.cursor(table)
-    self.ranges = (forward ? ranges : ranges.reversed()).filter { !$0.isEmpty }
+    // A lone range (most walks) is kept as it is: filtering it made a new array, a walk.
+    if ranges.count == 1 {
+      self.ranges = ranges[0].isEmpty ? [] : ranges
+    } else {
+      self.ranges = (forward ? ranges : ranges.reversed()).filter { !$0.isEmpty }
+    }
     self.forward = forward
     self.start = start
   }
