@@ -22,16 +22,26 @@ public struct ProcessOutcome: Sendable {
 /// Standard input is written from another thread while both output pipes are read to
 /// their ends, so that no full pipe can block the child or this process.
 ///
-/// - Throws: what `Process.run()` throws when the executable cannot be started.
+/// The child is started with `posix_spawn` and its pipes read with `read(2)`, not through
+/// Foundation's `Process`, whose dispatch sources on Linux can crash libdispatch's event
+/// loop (`_dispatch_event_loop_drain`) when many processes start and end at once, as the
+/// corruption sweep's do (seen once, December 2026; swiftlang/swift-subprocess#47 met the
+/// same crash). A run in another directory still goes through `Process`.
+///
+/// - Throws: `POSIXError` when the executable cannot be started (what `Process.run()`
+///   throws, with a `directory`).
 public func runProcess(
   _ executable: URL, _ arguments: [String], stdin: String = "", environment: [String: String]? = nil,
   directory: URL? = nil
 ) throws -> ProcessOutcome {
+  guard let directory else {
+    return try spawnProcess(executable, arguments, stdin: stdin, environment: environment)
+  }
   let process = Process()
   process.executableURL = executable
   process.arguments = arguments
   if let environment { process.environment = environment }
-  if let directory { process.currentDirectoryURL = directory }
+  process.currentDirectoryURL = directory
   let input = Pipe()
   let output = Pipe()
   let errors = Pipe()
@@ -59,4 +69,84 @@ public func runProcess(
     status: process.terminationStatus, stdout: String(decoding: outputData, as: UTF8.self),
     stderr: String(decoding: errorData.withLock { $0 }, as: UTF8.self),
     endedBySignal: process.terminationReason == .uncaughtSignal)
+}
+
+/// `runProcess` without a directory: `posix_spawn`, pipes made close-on-exec at once (so
+/// that a child another thread starts later holds none of their ends open), read to their
+/// ends, then `waitpid`.
+private func spawnProcess(
+  _ executable: URL, _ arguments: [String], stdin: String, environment: [String: String]?
+) throws -> ProcessOutcome {
+  func makePipe() throws -> (read: Int32, write: Int32) {
+    var ends: [Int32] = [0, 0]
+    guard pipe(&ends) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+    for fd in ends { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+    return (ends[0], ends[1])
+  }
+  let input = try makePipe()
+  let output = try makePipe()
+  let errors = try makePipe()
+  var actions = posix_spawn_file_actions_t()
+  posix_spawn_file_actions_init(&actions)
+  defer { posix_spawn_file_actions_destroy(&actions) }
+  // dup2 clears close-on-exec on the child's standard streams.
+  posix_spawn_file_actions_adddup2(&actions, input.read, 0)
+  posix_spawn_file_actions_adddup2(&actions, output.write, 1)
+  posix_spawn_file_actions_adddup2(&actions, errors.write, 2)
+  let argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
+  let environment = environment ?? ProcessInfo.processInfo.environment
+  let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+  defer {
+    for pointer in argv { free(pointer) }
+    for pointer in envp { free(pointer) }
+  }
+  var pid: pid_t = 0
+  let spawned = posix_spawn(&pid, executable.path, &actions, nil, argv, envp)
+  for fd in [input.read, output.write, errors.write] { close(fd) }
+  guard spawned == 0 else {
+    for fd in [input.write, output.read, errors.read] { close(fd) }
+    throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO)
+  }
+  DispatchQueue.global().async {
+    var bytes = Array(stdin.utf8)
+    var written = 0
+    while written < bytes.count {
+      let count = bytes.withUnsafeMutableBytes { write(input.write, $0.baseAddress! + written, $0.count - written) }
+      if count < 0, errno == EINTR { continue }
+      guard count > 0 else { break }
+      written += count
+    }
+    close(input.write)
+  }
+  let errorData = Mutex(Data())
+  let readErrors = DispatchSemaphore(value: 0)
+  DispatchQueue.global().async {
+    let data = readToEnd(errors.read)
+    errorData.withLock { $0 = data }
+    readErrors.signal()
+  }
+  let outputData = readToEnd(output.read)
+  readErrors.wait()
+  var status: Int32 = 0
+  while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+  // The wait status's low seven bits: 0 after an exit (its status in the next byte), else
+  // the signal that ended the child.
+  let signal = status & 0x7f
+  return ProcessOutcome(
+    status: signal == 0 ? (status >> 8) & 0xff : signal, stdout: String(decoding: outputData, as: UTF8.self),
+    stderr: String(decoding: errorData.withLock { $0 }, as: UTF8.self), endedBySignal: signal != 0)
+}
+
+/// Everything `fd` yields until its end, then closes it.
+private func readToEnd(_ fd: Int32) -> Data {
+  var data = Data()
+  var buffer = [UInt8](repeating: 0, count: 65_536)
+  while true {
+    let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+    if count < 0, errno == EINTR { continue }
+    guard count > 0 else { break }
+    data.append(contentsOf: buffer[..<count])
+  }
+  close(fd)
+  return data
 }
