@@ -71,9 +71,9 @@ public func runProcess(
     endedBySignal: process.terminationReason == .uncaughtSignal)
 }
 
-/// `runProcess` without a directory: `posix_spawn`, pipes made close-on-exec at once (so
-/// that a child another thread starts later holds none of their ends open), read to their
-/// ends, then `waitpid`.
+/// `runProcess` without a directory: `posix_spawn`, pipes made close-on-exec as soon as
+/// they are made (so that a child another thread starts later holds none of their ends
+/// open), read to their ends, then `waitpid`.
 private func spawnProcess(
   _ executable: URL, _ arguments: [String], stdin: String, environment: [String: String]?
 ) throws -> ProcessOutcome {
@@ -108,10 +108,10 @@ private func spawnProcess(
     throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO)
   }
   DispatchQueue.global().async {
-    var bytes = Array(stdin.utf8)
+    let bytes = Array(stdin.utf8)
     var written = 0
     while written < bytes.count {
-      let count = bytes.withUnsafeMutableBytes { write(input.write, $0.baseAddress! + written, $0.count - written) }
+      let count = bytes.withUnsafeBytes { write(input.write, $0.baseAddress! + written, $0.count - written) }
       if count < 0, errno == EINTR { continue }
       guard count > 0 else { break }
       written += count
