@@ -26,56 +26,15 @@ public struct ProcessOutcome: Sendable {
 /// Foundation's `Process`, whose dispatch sources on Linux can crash libdispatch's event
 /// loop (`_dispatch_event_loop_drain`) when many processes start and end at once, as the
 /// corruption sweep's do (seen once, December 2026; swiftlang/swift-subprocess#47 met the
-/// same crash). A run in another directory still goes through `Process`.
+/// same crash). The pipes are made close-on-exec as soon as they are made, so that a
+/// child another thread starts later holds none of their ends open. A run in another
+/// `directory` goes through `env -C` (Glibc's `posix_spawn` has no directory to give),
+/// which reports an executable it cannot start by status 126 or 127.
 ///
-/// - Throws: `POSIXError` when the executable cannot be started (what `Process.run()`
-///   throws, with a `directory`).
+/// - Throws: `POSIXError` when the executable cannot be started.
 public func runProcess(
   _ executable: URL, _ arguments: [String], stdin: String = "", environment: [String: String]? = nil,
   directory: URL? = nil
-) throws -> ProcessOutcome {
-  guard let directory else {
-    return try spawnProcess(executable, arguments, stdin: stdin, environment: environment)
-  }
-  let process = Process()
-  process.executableURL = executable
-  process.arguments = arguments
-  if let environment { process.environment = environment }
-  process.currentDirectoryURL = directory
-  let input = Pipe()
-  let output = Pipe()
-  let errors = Pipe()
-  process.standardInput = input
-  process.standardOutput = output
-  process.standardError = errors
-  try process.run()
-  let writer = input.fileHandleForWriting
-  DispatchQueue.global().async {
-    writer.write(Data(stdin.utf8))
-    try? writer.close()
-  }
-  let errorData = Mutex(Data())
-  let readErrors = DispatchSemaphore(value: 0)
-  let errorReader = errors.fileHandleForReading
-  DispatchQueue.global().async {
-    let data = errorReader.readDataToEndOfFile()
-    errorData.withLock { $0 = data }
-    readErrors.signal()
-  }
-  let outputData = output.fileHandleForReading.readDataToEndOfFile()
-  readErrors.wait()
-  process.waitUntilExit()
-  return ProcessOutcome(
-    status: process.terminationStatus, stdout: String(decoding: outputData, as: UTF8.self),
-    stderr: String(decoding: errorData.withLock { $0 }, as: UTF8.self),
-    endedBySignal: process.terminationReason == .uncaughtSignal)
-}
-
-/// `runProcess` without a directory: `posix_spawn`, pipes made close-on-exec as soon as
-/// they are made (so that a child another thread starts later holds none of their ends
-/// open), read to their ends, then `waitpid`.
-private func spawnProcess(
-  _ executable: URL, _ arguments: [String], stdin: String, environment: [String: String]?
 ) throws -> ProcessOutcome {
   func makePipe() throws -> (read: Int32, write: Int32) {
     var ends: [Int32] = [0, 0]
@@ -93,7 +52,8 @@ private func spawnProcess(
   posix_spawn_file_actions_adddup2(&actions, input.read, 0)
   posix_spawn_file_actions_adddup2(&actions, output.write, 1)
   posix_spawn_file_actions_adddup2(&actions, errors.write, 2)
-  let argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
+  let inDirectory = directory.map { ["/usr/bin/env", "-C", $0.path] } ?? []
+  let argv = (inDirectory + [executable.path] + arguments).map { strdup($0) } + [nil]
   let environment = environment ?? ProcessInfo.processInfo.environment
   let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
   defer {
@@ -101,7 +61,7 @@ private func spawnProcess(
     for pointer in envp { free(pointer) }
   }
   var pid: pid_t = 0
-  let spawned = posix_spawn(&pid, executable.path, &actions, nil, argv, envp)
+  let spawned = posix_spawn(&pid, argv[0]!, &actions, nil, argv, envp)
   for fd in [input.read, output.write, errors.write] { close(fd) }
   guard spawned == 0 else {
     for fd in [input.write, output.read, errors.read] { close(fd) }

@@ -77,6 +77,7 @@ extension QueryExecution {
     prefix index: Int, forward: Bool, near: Bound?, _ enforced: Bool = false, merged: Bool = false,
     keyed: Bool = false
   ) throws -> CandidateStream {
+    let names = projection(enforced: enforced, merged: merged)
     switch plan.source {
     case .ids(let ids):
       let (number, path) = collection!
@@ -86,7 +87,7 @@ extension QueryExecution {
       let start = near.flatMap { nameSeek($0, number, path) }.map { (key: $0.key, value: [UInt8]?.none) }
       let walker = try RangeWalker(txn, tables.documents, ranges, forward: forward, start: start)
       return CandidateStream.documents(
-        walker, number: number, path: path, enforced: enforced, names: projection(enforced: enforced, merged: merged))
+        walker, number: number, path: path, enforced: enforced, names: names)
     case .index(let field, let kind, let prefix, _):
       let (number, path) = collection!
       let start =
@@ -97,7 +98,7 @@ extension QueryExecution {
       let sortKeyStart = keyed ? Int.max : nil
       return CandidateStream.entries(
         walker, name: { KeyLayout.documentID($0).map { (DocumentKey(collection: path, id: $0), number) } },
-        enforced: enforced, sortKeyStart: sortKeyStart, names: projection(enforced: enforced, merged: merged))
+        enforced: enforced, sortKeyStart: sortKeyStart, names: names)
     case .composite(let declared, let layout, let prefixes, _):
       let rest = layout.rest
       let start = near.flatMap { compositeSeek($0, declared, prefix: prefixes[index], rest: rest) }
@@ -114,11 +115,11 @@ extension QueryExecution {
         let last = pinned || rest.isEmpty ? LastCollection() : nil
         return CandidateStream.entries(
           walker, name: { [self] in try groupDocument(declared, $0, last) }, enforced: enforced,
-          sortKeyStart: sortKeyStart, names: projection(enforced: enforced, merged: merged))
+          sortKeyStart: sortKeyStart, names: names)
       }
       return CandidateStream.entries(
         walker, name: { CompositeIndex.documentKey(declared, $0, in: path).map { ($0, number) } },
-        enforced: enforced, sortKeyStart: sortKeyStart, names: projection(enforced: enforced, merged: merged))
+        enforced: enforced, sortKeyStart: sortKeyStart, names: names)
     }
   }
 
