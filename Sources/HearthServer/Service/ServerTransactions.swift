@@ -21,12 +21,12 @@ enum LockTarget: Hashable, CustomStringConvertible {
     [.document(key), .collection(key.collectionPath), .group(key.collectionGroup), .group("")]
   }
 
-  /// Whether `mode` excludes `other` here. Readers share; a writer of a document
-  /// excludes everyone, and updaters exclude one another; writers into a collection or
-  /// group exclude only its readers (their documents' own locks exclude one another).
+  /// Whether `mode` excludes `other` here. On a document only readers share; writers
+  /// into a collection or group exclude only its readers (their documents' own locks
+  /// exclude one another), and a retry's query reads it as any reader.
   func excludes(_ mode: LockMode, _ other: LockMode) -> Bool {
     guard case .document = self else { return (mode == .write) != (other == .write) }
-    return mode == .write || other == .write || (mode == .update && other == .update)
+    return mode != .read || other != .read
   }
 
   var description: String {
@@ -39,7 +39,8 @@ enum LockTarget: Hashable, CustomStringConvertible {
 }
 
 /// How a lock is held: for reading, shared; for reading what a transaction will likely
-/// write (a retry's reads), shared with readers but not with other updaters; for writing.
+/// write (a retry's reads), a document's alone (a collection's shared, as a reader's);
+/// for writing.
 enum LockMode: CaseIterable {
   case read, update, write
 }
@@ -69,11 +70,14 @@ enum LockMode: CaseIterable {
 /// milliseconds of its reads, and an abort it would retry costs more than the wait (with
 /// many clients on one document, immediate wounds cascade: each retry wounds whoever
 /// took the lock meanwhile, until clients run out of attempts). A retry's reads take
-/// update locks, which readers share but other retries wait for: transactions that
-/// read one document at once and were aborted for it then take turns rather than abort
-/// one another again (all of them read the document, which their writes change, so
-/// only one of each round could commit). No wait lasts longer than `waitLimit`, Google's
-/// emulator's lock timeout, after which the waiting call fails with ABORTED. (Where an
+/// update locks, which no other transaction shares: transactions that read one document
+/// at once and were aborted for it then take turns rather than abort one another again
+/// (all of them read the document, which their writes change, so only one of each round
+/// could commit), and new transactions read it after them. A lock that comes free goes
+/// to the oldest transaction waiting for it. No wait lasts longer than `waitLimit`,
+/// Google's emulator's lock timeout, after which a commit fails with ABORTED, and a read
+/// goes on without its lock, its transaction aborted at its commit (Google's clients
+/// retry a commit's ABORTED, not a read's). (Where an
 /// older transaction commits a write to a document a younger one read, the emulator
 /// makes the older one's commit time out, and the younger one may commit; Hearth, as
 /// production Firestore, lets the older one win.) A transaction left idle for
@@ -105,8 +109,9 @@ final class ServerTransactions: @unchecked Sendable {
     var wounded = false
     /// Its commit is under way: it can no longer be wounded.
     var committing = false
-    /// It waits for a lock: an older one that needs its locks wounds it at once.
-    var waiting = false
+    /// The lock it waits for: an older one that needs its locks wounds it at once, and a
+    /// younger one waits behind it for a lock this one's mode excludes.
+    var waitingFor: (target: LockTarget, mode: LockMode)?
   }
 
   private struct Holder: Hashable {
@@ -187,11 +192,11 @@ final class ServerTransactions: @unchecked Sendable {
   ///
   /// A wounded transaction still reads, without locks: it learns of its abort when it
   /// commits, where clients retry (Google's Python client retries only a commit's
-  /// ABORTED; one from a read ends its transaction function).
+  /// ABORTED; one from a read ends its transaction function). So does one whose lock did
+  /// not come within `waitLimit`: it is wounded.
   ///
   /// - Returns: the `read_time` of a read-only transaction that has one.
-  /// - Throws: `invalidArgument` for an unknown, ended, expired or foreign ID; `aborted`
-  ///   when a lock did not come in time.
+  /// - Throws: `invalidArgument` for an unknown, ended, expired or foreign ID.
   @discardableResult
   func read(_ id: Data, in database: DatabaseName, locking targets: [LockTarget]) throws -> Timestamp? {
     try locked {
@@ -200,7 +205,15 @@ final class ServerTransactions: @unchecked Sendable {
       open[id] = transaction
       guard !transaction.readOnly else { return transaction.readTime }
       for target in targets {
-        guard try lock(target, transaction.isRetry ? .update : .read, for: id, in: database) else { return nil }
+        switch lock(target, transaction.isRetry ? .update : .read, for: id, in: database) {
+        case .held: continue
+        case .wounded: return nil
+        case .timedOut:
+          // Clients retry a commit's ABORTED, not a read's: the read goes on without its
+          // lock, and the commit aborts.
+          wound(id)
+          return nil
+        }
       }
       return nil
     }
@@ -222,7 +235,13 @@ final class ServerTransactions: @unchecked Sendable {
       }
       locking: for key in keys {
         for target in LockTarget.written(key) {
-          guard try lock(target, .write, for: id, in: database) else { break locking }
+          switch lock(target, .write, for: id, in: database) {
+          case .held: continue
+          case .wounded: break locking
+          case .timedOut:
+            end(id)
+            throw HearthError(.aborted, "Transaction lock timeout: \(target) stayed locked by another transaction")
+          }
         }
       }
       guard open[id]?.wounded == false else {
@@ -312,29 +331,34 @@ final class ServerTransactions: @unchecked Sendable {
     open[id]?.locks.insert(target)
   }
 
-  /// Takes `target`'s lock for `id` in `mode`: at once when no other holder excludes it;
+  /// How a wait for a lock ended.
+  private enum Grant {
+    case held, wounded, timedOut
+  }
+
+  /// Takes `target`'s lock for `id` in `mode`: at once when no other holder excludes it
+  /// and no older transaction waits for it (a lock that comes free goes to the oldest
+  /// first, so that a hot document's waiters do not race for it and abort one another);
   /// from younger holders that are waiting themselves or have not committed within
-  /// `woundGrace`, by wounding them; from older ones, after they end. False when `id` is
-  /// or gets wounded.
-  ///
-  /// - Throws: `aborted` (ending `id`) when the lock did not come within `waitLimit`.
-  private func lock(_ target: LockTarget, _ mode: LockMode, for id: Data, in database: DatabaseName) throws -> Bool {
+  /// `woundGrace`, by wounding them; from older ones, after they end. `timedOut` when
+  /// the lock did not come within `waitLimit`.
+  private func lock(_ target: LockTarget, _ mode: LockMode, for id: Data, in database: DatabaseName) -> Grant {
     let start = ContinuousClock.now
     let deadline = start + Self.waitLimit
     let woundAt = start + woundGrace
-    defer { open[id]?.waiting = false }
+    defer { open[id]?.waitingFor = nil }
     while true {
-      guard let mine = open[id], !mine.wounded else { return false }
+      guard let mine = open[id], !mine.wounded else { return .wounded }
       let others = conflicts(target, mode, for: id, in: database)
-      guard !others.isEmpty else {
+      guard !others.isEmpty || olderWaits(for: target, excluding: mode, than: mine) else {
         hold(target, mode, for: id, in: database)
-        return true
+        return .held
       }
       var until = deadline
       var woundedAny = false
       for current in others {
         guard let other = open[current], other.age > mine.age, !other.committing else { continue }
-        if other.waiting || ContinuousClock.now >= woundAt {
+        if other.waitingFor != nil || ContinuousClock.now >= woundAt {
           wound(current)
           woundedAny = true
         } else {
@@ -342,15 +366,21 @@ final class ServerTransactions: @unchecked Sendable {
         }
       }
       if woundedAny { continue }
-      if !mine.waiting {
-        open[id]?.waiting = true
+      if mine.waitingFor == nil {
+        open[id]?.waitingFor = (target, mode)
         // An older transaction waiting out its grace for this one's locks must not wait.
         condition.broadcast()
       }
-      guard wait(until: until) || until == woundAt else {
-        end(id)
-        throw HearthError(.aborted, "Transaction lock timeout: \(target) stayed locked by another transaction")
-      }
+      guard wait(until: until) || until == woundAt else { return .timedOut }
+    }
+  }
+
+  /// Whether a transaction older than `mine` waits for `target` in a mode that excludes
+  /// `mode`.
+  private func olderWaits(for target: LockTarget, excluding mode: LockMode, than mine: Open) -> Bool {
+    open.values.contains { other in
+      guard let wanted = other.waitingFor, other.age < mine.age, !other.wounded else { return false }
+      return other.database == mine.database && wanted.target == target && target.excludes(mode, wanted.mode)
     }
   }
 
