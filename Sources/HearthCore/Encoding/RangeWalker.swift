@@ -93,16 +93,21 @@ extension ReadTransaction {
     if let entry = try cursor.seek(exactly: key, valueAtLeast: value) { return entry }
     // The key is absent, or all its values come before `value`: go to the next key.
     guard let (found, _) = try cursor.seek(atLeast: key) else { return nil }
-    return KeyRange.compare(Array(found), key) == 0 ? try cursor.nextKey() : try cursor.current()
+    return Self.same(found, key) ? try cursor.nextKey() : try cursor.current()
+  }
+
+  /// Whether `found` (in the map) holds exactly the bytes of `key`, compared in place.
+  private static func same(_ found: UnsafeRawBufferPointer, _ key: [UInt8]) -> Bool {
+    key.withUnsafeBytes { Value.compareRaw(found, $0) } == 0
   }
 
   /// The last entry at or before `key` (and, within it, at or before `value`).
   fileprivate func positionAtOrBefore(_ cursor: Cursor, key: [UInt8], value: [UInt8]?) throws -> Cursor.Entry? {
     guard let (found, _) = try cursor.seek(atLeast: key) else { return try cursor.last() }
-    guard KeyRange.compare(Array(found), key) == 0 else { return try cursor.previous() }
+    guard Self.same(found, key) else { return try cursor.previous() }
     guard cursor.table.isDuplicateSorted else { return try cursor.current() }
     if let value, let (_, data) = try cursor.seek(exactly: key, valueAtLeast: value) {
-      return KeyRange.compare(Array(data), value) > 0 ? try cursor.previous() : try cursor.current()
+      return value.withUnsafeBytes { Value.compareRaw(data, $0) } > 0 ? try cursor.previous() : try cursor.current()
     }
     _ = try cursor.seek(exactly: key)
     return try cursor.lastDuplicate()

@@ -39,22 +39,18 @@ extension QueryExecution {
     let near = last ? query.endAt : query.startAt
     if let direction = plan.forward {
       let enforced = filters.map { enforces(plan, $0) } ?? false
-      return [
-        try stream(plan, collection, ranges: plan.ranges, prefix: 0, forward: direction != last, near: near, enforced)
-      ]
+      return try walks(plan, collection, [plan.ranges], forward: direction != last, near: near, enforced)
     }
     if let direction = plan.eachRangeForward {
       // Entries whose keys prove the filters skip the re-check here too. A lone plan's
       // ranges are of one index, so the merge orders its entries by their bytes; the
       // ranges of several plans are ordered by their documents' order-by fields.
       let enforced = filters.map { enforces(plan, $0) } ?? false
-      return try plan.ranges.indices.map { index in
-        try stream(
-          plan, collection, ranges: [plan.ranges[index]], prefix: index, forward: direction != last, near: near,
-          enforced, merged: true, keyed: filters != nil)
-      }
+      return try walks(
+        plan, collection, plan.ranges.map { [$0] }, forward: direction != last, near: near, enforced, merged: true,
+        keyed: filters != nil)
     }
-    let all = try stream(plan, collection, ranges: plan.ranges, prefix: 0, forward: true, near: nil)
+    let all = try walks(plan, collection, [plan.ranges], forward: true, near: nil)[0]
     var found: [Candidate] = []
     while var candidate = try next(all) {
       let document = candidate.document
@@ -69,57 +65,69 @@ extension QueryExecution {
     return [CandidateStream.sorted(found)]
   }
 
-  /// A stream over `ranges` of the plan's source (`prefix`: which equality prefix of a
-  /// declared index they belong to, for a cursor's seek; `keyed`: its entries carry the
-  /// bytes that order them among the other ranges', see `SortKey`).
-  private func stream(
-    _ plan: AccessPlan, _ collection: (number: CollectionNumber, path: ResourcePath)?, ranges: [KeyRange],
-    prefix index: Int, forward: Bool, near: Bound?, _ enforced: Bool = false, merged: Bool = false,
-    keyed: Bool = false
-  ) throws -> CandidateStream {
+  /// One stream for each of `walks`, a walk over some of the plan's ranges (a declared
+  /// index's walk `i` reads the ranges of its equality prefix `i`, for a cursor's seek;
+  /// `keyed`: the entries carry the bytes that order them among the other walks', see
+  /// `SortKey`). The plan's parts are taken once for all its walks: the ranges of an `in`
+  /// copied its source (retaining each part) and chose its projection once a walk.
+  private func walks(
+    _ plan: AccessPlan, _ collection: (number: CollectionNumber, path: ResourcePath)?, _ walks: [[KeyRange]],
+    forward: Bool, near: Bound?, _ enforced: Bool = false, merged: Bool = false, keyed: Bool = false
+  ) throws -> [CandidateStream] {
     let names = projection(enforced: enforced, merged: merged)
     switch plan.source {
     case .ids(let ids):
       let (number, path) = collection!
-      return CandidateStream.ids(forward ? ids : ids.reversed(), number: number, path: path)
+      return [CandidateStream.ids(forward ? ids : ids.reversed(), number: number, path: path)]
     case .documents:
       let (number, path) = collection!
       let start = near.flatMap { nameSeek($0, number, path) }.map { (key: $0.key, value: [UInt8]?.none) }
-      let walker = try RangeWalker(txn, tables.documents, ranges, forward: forward, start: start)
-      return CandidateStream.documents(
-        walker, number: number, path: path, enforced: enforced, names: names)
+      return try walks.map { ranges in
+        let walker = try RangeWalker(txn, tables.documents, ranges, forward: forward, start: start)
+        return CandidateStream.documents(walker, number: number, path: path, enforced: enforced, names: names)
+      }
     case .index(let field, let kind, let prefix, _):
       let (number, path) = collection!
-      let start =
-        kind == .value ? near.flatMap { indexSeek($0, field: field, prefix: prefix, ranges: ranges, path) } : nil
-      let walker = try RangeWalker(txn, tables.indexEntries, ranges, forward: forward, start: start)
       // Merged only when the query orders by name alone (ordered by the field, its ranges
       // are read one after another): its entries order by their data, the document ID.
       let sortKeyStart = keyed ? Int.max : nil
-      return CandidateStream.entries(
-        walker, name: { KeyLayout.documentID($0).map { (DocumentKey(collection: path, id: $0), number) } },
-        enforced: enforced, sortKeyStart: sortKeyStart, names: names)
+      let name = { (data: UnsafeRawBufferPointer) in
+        KeyLayout.documentID(data).map { (DocumentKey(collection: path, id: $0), number) }
+      }
+      return try walks.map { ranges in
+        let start =
+          kind == .value ? near.flatMap { indexSeek($0, field: field, prefix: prefix, ranges: ranges, path) } : nil
+        let walker = try RangeWalker(txn, tables.indexEntries, ranges, forward: forward, start: start)
+        return CandidateStream.entries(
+          walker, name: name, enforced: enforced, sortKeyStart: sortKeyStart, names: names)
+      }
     case .composite(let declared, let layout, let prefixes, _):
       let rest = layout.rest
-      let start = near.flatMap { compositeSeek($0, declared, prefix: prefixes[index], rest: rest) }
-      let walker = try RangeWalker(txn, tables.indexEntries, ranges, forward: forward, start: start)
-      // The fields after the equality prefix are the ordered ones (`QueryPlanner.layout`).
-      let sortKeyStart = keyed ? prefixes[index].count : nil
-      guard let (number, path) = collection else {
-        // Consecutive entries mostly name one collection under an equality on a leading
-        // field (one user's posts), and where only their names order them (an
-        // array-contains page: by their documents' paths); each then names its document
-        // faster by the bytes of the last's. Ordered by a field, they interleave
-        // collections, and the comparison would mostly miss.
-        let pinned = declared.definition.fields.dropLast(rest.count).contains { $0.mode != .contains }
-        let last = pinned || rest.isEmpty ? LastCollection() : nil
-        return CandidateStream.entries(
-          walker, name: { [self] in try groupDocument(declared, $0, last) }, enforced: enforced,
-          sortKeyStart: sortKeyStart, names: names)
+      // Consecutive entries of a group's walk mostly name one collection under an equality
+      // on a leading field (one user's posts), and where only their names order them (an
+      // array-contains page: by their documents' paths); each then names its document
+      // faster by the bytes of the last's (kept a walk: merged walks interleave their
+      // collections). Ordered by a field, they interleave collections, and the comparison
+      // would mostly miss.
+      let pinned = declared.definition.fields.dropLast(rest.count).contains { $0.mode != .contains }
+      let remembers = pinned || rest.isEmpty
+      let inCollection = collection.map { number, path in
+        { (data: UnsafeRawBufferPointer) in CompositeIndex.documentKey(declared, data, in: path).map { ($0, number) } }
       }
-      return CandidateStream.entries(
-        walker, name: { CompositeIndex.documentKey(declared, $0, in: path).map { ($0, number) } },
-        enforced: enforced, sortKeyStart: sortKeyStart, names: names)
+      return try walks.indices.map { index in
+        let start = near.flatMap { compositeSeek($0, declared, prefix: prefixes[index], rest: rest) }
+        let walker = try RangeWalker(txn, tables.indexEntries, walks[index], forward: forward, start: start)
+        // The fields after the equality prefix are the ordered ones (`QueryPlanner.layout`).
+        let sortKeyStart = keyed ? prefixes[index].count : nil
+        guard let inCollection else {
+          let last = remembers ? LastCollection() : nil
+          return CandidateStream.entries(
+            walker, name: { [self] in try groupDocument(declared, $0, last) }, enforced: enforced,
+            sortKeyStart: sortKeyStart, names: names)
+        }
+        return CandidateStream.entries(
+          walker, name: inCollection, enforced: enforced, sortKeyStart: sortKeyStart, names: names)
+      }
     }
   }
 
