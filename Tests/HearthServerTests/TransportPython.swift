@@ -1,6 +1,5 @@
 import Foundation
 import HearthTestSupport
-import Synchronization
 
 /// Google's own gRPC client, Python's `grpcio` (Tools/setup.sh installs it into
 /// `.build/python`), calling a server under test: the transport is right when a client it
@@ -39,57 +38,34 @@ enum PythonClient {
     """
 
   /// Runs `script` (after the prelude) against the server on `port` and returns the lines
-  /// it printed. Waits without holding a thread of Swift's cooperative pool, which the
-  /// server's handlers need meanwhile.
+  /// it printed. The client runs through `runProcess` (not Foundation's `Process`, see
+  /// there) on a thread of its own, so that the wait holds no thread of Swift's
+  /// cooperative pool, which the server's handlers need meanwhile.
   /// - Throws: `Failure` when Python or grpcio is missing, or the script fails.
   static func run(_ script: String, port: Int) async throws -> [String] {
     let python = JSONSchemaValidator.python
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: python[0])
     // os._exit: a client thread still feeding an endless request stream must not keep the
     // process alive once the script is done.
     let program = prelude + script + "\nsys.stdout.flush()\nos._exit(0)\n"
-    process.arguments = Array(python.dropFirst()) + ["-c", program, String(port)]
-    let output = Pipe()
-    let errors = Pipe()
-    process.standardOutput = output
-    process.standardError = errors
-    process.standardInput = FileHandle.nullDevice
-    let finished = DispatchGroup()
-    finished.enter()
-    process.terminationHandler = { _ in finished.leave() }
+    let arguments = Array(python.dropFirst()) + ["-c", program, String(port)]
+    let outcome: ProcessOutcome
     do {
-      try process.run()
+      outcome = try await withCheckedThrowingContinuation { ended in
+        Thread.detachNewThread {
+          ended.resume(with: Result { try runProcess(URL(fileURLWithPath: python[0]), arguments) })
+        }
+      }
     } catch {
       throw Failure(description: "\(python.joined(separator: " ")) cannot run (\(error)): run Tools/setup.sh")
     }
-    let printed = Collected()
-    let complained = Collected()
-    // Threads of their own: on Linux, Dispatch's global queues are the threads Swift's
-    // tasks run on, and a read blocked there would hold one of them for the whole run.
-    for (pipe, into) in [(output, printed), (errors, complained)] {
-      finished.enter()
-      Thread.detachNewThread {
-        into.set(pipe.fileHandleForReading.readDataToEndOfFile())
-        finished.leave()
-      }
-    }
-    await withCheckedContinuation { ended in finished.notify(queue: .global()) { ended.resume() } }
-    let stderr = String(decoding: complained.get(), as: UTF8.self)
-    switch process.terminationStatus {
-    case 0: break
-    case 3:
-      throw Failure(description: "Python's grpcio is missing (\(stderr)): run Tools/setup.sh")
+    switch (outcome.status, outcome.endedBySignal) {
+    case (0, false): break
+    case (3, false):
+      throw Failure(description: "Python's grpcio is missing (\(outcome.stderr)): run Tools/setup.sh")
     default:
-      throw Failure(description: "the Python client exited with \(process.terminationStatus): \(stderr)")
+      let ending = outcome.endedBySignal ? "was ended by signal" : "exited with"
+      throw Failure(description: "the Python client \(ending) \(outcome.status): \(outcome.stderr)")
     }
-    return String(decoding: printed.get(), as: UTF8.self).split(separator: "\n").map(String.init)
-  }
-
-  /// Bytes a reading thread hands to the waiting task.
-  private final class Collected: Sendable {
-    private let data = Mutex(Data())
-    func set(_ bytes: Data) { data.withLock { $0 = bytes } }
-    func get() -> Data { data.withLock { $0 } }
+    return outcome.stdout.split(separator: "\n").map(String.init)
   }
 }

@@ -20,7 +20,10 @@ public struct ProcessOutcome: Sendable {
 /// Runs `executable` to its end with `stdin` as its standard input.
 ///
 /// Standard input is written from another thread while both output pipes are read to
-/// their ends, so that no full pipe can block the child or this process.
+/// their ends, so that no full pipe can block the child or this process. The helpers are
+/// threads of their own, not Dispatch's global queues, which on Linux are the threads
+/// Swift's tasks run on: a read blocked there for the child's whole run would hold one of
+/// them (two on this machine), and an async caller may run this on a thread of its own.
 ///
 /// The child is started with `posix_spawn` and its pipes read with `read(2)`, not through
 /// Foundation's `Process`, whose dispatch sources on Linux can crash libdispatch's event
@@ -67,7 +70,7 @@ public func runProcess(
     for fd in [input.write, output.read, errors.read] { close(fd) }
     throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO)
   }
-  DispatchQueue.global().async {
+  Thread.detachNewThread {
     let bytes = Array(stdin.utf8)
     var written = 0
     while written < bytes.count {
@@ -80,7 +83,7 @@ public func runProcess(
   }
   let errorData = Mutex(Data())
   let readErrors = DispatchSemaphore(value: 0)
-  DispatchQueue.global().async {
+  Thread.detachNewThread {
     let data = readToEnd(errors.read)
     errorData.withLock { $0 = data }
     readErrors.signal()
