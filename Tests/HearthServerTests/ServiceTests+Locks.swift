@@ -290,6 +290,25 @@ extension ServiceTests {
     }
   }
 
+  /// A transaction that holds a document's lock reads it again at once, though an older
+  /// one waits for the lock (the waiter waits for it, and would wound it only after its
+  /// grace).
+  @Test func aHolderReadsAgainBeforeAnOlderWaiter() throws {
+    try withService(woundGrace: .seconds(60)) { service in
+      _ = try commit(service, [try set("c/a", 1)])
+      let older = try begin(service)
+      let holder = try retry(service)
+      #expect(try get(service, "c/a", in: holder) == .integer(1))
+      let seen = Box<Value?>(nil)
+      let olderRead = detached { seen.value = try get(service, "c/a", in: older) }
+      #expect(!olderRead.wait(seconds: 0.3), "the older one waits for the retry's lock")
+      #expect(try get(service, "c/a", in: holder) == .integer(1))
+      _ = try commit(service, [try set("c/a", 2)], transaction: holder)
+      #expect(olderRead.wait(seconds: 20))
+      #expect(seen.value == .integer(2))
+    }
+  }
+
   /// A read whose lock does not come within the lock timeout (2 s) still answers, and its
   /// transaction aborts at its commit, which clients retry (a read's ABORTED they do not).
   @Test func aReadThatOutwaitsTheLockTimeoutAbortsItsCommit() throws {

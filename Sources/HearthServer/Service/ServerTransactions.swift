@@ -337,8 +337,9 @@ final class ServerTransactions: @unchecked Sendable {
   }
 
   /// Takes `target`'s lock for `id` in `mode`: at once when no other holder excludes it
-  /// and no older transaction waits for it (a lock that comes free goes to the oldest
-  /// first, so that a hot document's waiters do not race for it and abort one another);
+  /// and no older transaction waits for it, unless `id` holds it already (a lock that
+  /// comes free goes to the oldest first, so that a hot document's waiters do not race
+  /// for it and abort one another);
   /// from younger holders that are waiting themselves or have not committed within
   /// `woundGrace`, by wounding them; from older ones, after they end. `timedOut` when
   /// the lock did not come within `waitLimit`.
@@ -350,7 +351,10 @@ final class ServerTransactions: @unchecked Sendable {
     while true {
       guard let mine = open[id], !mine.wounded else { return .wounded }
       let others = conflicts(target, mode, for: id, in: database)
-      guard !others.isEmpty || olderWaits(for: target, excluding: mode, than: mine) else {
+      // One that holds the target already (reading a document again) goes before its
+      // waiters, which wait for it.
+      let yields = !mine.locks.contains(target) && olderWaits(for: target, excluding: mode, than: mine)
+      guard !others.isEmpty || yields else {
         hold(target, mode, for: id, in: database)
         return .held
       }
