@@ -290,10 +290,10 @@ extension ServiceTests {
     }
   }
 
-  /// A transaction that holds a document's lock reads it again at once, though an older
-  /// one waits for the lock (the waiter waits for it, and would wound it only after its
-  /// grace).
-  @Test func aHolderReadsAgainBeforeAnOlderWaiter() throws {
+  /// A transaction that holds a document's lock reads it again, and commits its write,
+  /// at once, though an older one waits for the lock (the waiter waits for it, and would
+  /// wound it only after its grace).
+  @Test func aHolderReadsAndWritesBeforeAnOlderWaiter() throws {
     try withService(woundGrace: .seconds(60)) { service in
       _ = try commit(service, [try set("c/a", 1)])
       let older = try begin(service)

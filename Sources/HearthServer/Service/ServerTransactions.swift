@@ -77,11 +77,10 @@ enum LockMode: CaseIterable {
 /// to the oldest transaction waiting for it. No wait lasts longer than `waitLimit`,
 /// Google's emulator's lock timeout, after which a commit fails with ABORTED, and a read
 /// goes on without its lock, its transaction aborted at its commit (Google's clients
-/// retry a commit's ABORTED, not a read's). (Where an
-/// older transaction commits a write to a document a younger one read, the emulator
-/// makes the older one's commit time out, and the younger one may commit; Hearth, as
-/// production Firestore, lets the older one win.) A transaction left idle for
-/// `idleLimit` expires and frees its locks.
+/// retry a commit's ABORTED, not a read's). (Where an older transaction commits a write
+/// to a document a younger one read, the emulator makes the older one's commit time out,
+/// and the younger one may commit; Hearth, as production Firestore, lets the older one
+/// win.) A transaction left idle for `idleLimit` expires and frees its locks.
 ///
 /// An ID stays known after its transaction ends, so that `Rollback` of an ended one
 /// succeeds, as on Google's emulator (clients roll back after a commit failed), and
@@ -339,10 +338,9 @@ final class ServerTransactions: @unchecked Sendable {
   /// Takes `target`'s lock for `id` in `mode`: at once when no other holder excludes it
   /// and no older transaction waits for it, unless `id` holds it already (a lock that
   /// comes free goes to the oldest first, so that a hot document's waiters do not race
-  /// for it and abort one another);
-  /// from younger holders that are waiting themselves or have not committed within
-  /// `woundGrace`, by wounding them; from older ones, after they end. `timedOut` when
-  /// the lock did not come within `waitLimit`.
+  /// for it and abort one another); from younger holders that are waiting themselves or
+  /// have not committed within `woundGrace`, by wounding them; from older ones, after
+  /// they end. `timedOut` when the lock did not come within `waitLimit`.
   private func lock(_ target: LockTarget, _ mode: LockMode, for id: Data, in database: DatabaseName) -> Grant {
     let start = ContinuousClock.now
     let deadline = start + Self.waitLimit
