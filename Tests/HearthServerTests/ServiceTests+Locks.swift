@@ -322,6 +322,7 @@ extension ServiceTests {
         try commit(service, [try set("c/b", 1)], transaction: younger)
       }
       #expect(aborted.code == .aborted)
+      #expect(aborted.message == "Transaction lock timeout: c/a stayed locked by another transaction")
       _ = try commit(service, [try set("c/a", 2)], transaction: older)
       #expect(try get(service, "c/a", in: try begin(service)) == .integer(2))
       #expect(try get(service, "c/b", in: try begin(service)) == nil, "the aborted commit wrote nothing")

@@ -104,8 +104,9 @@ final class ServerTransactions: @unchecked Sendable {
     var isRetry = false
     var lastUse: ContinuousClock.Instant
     var locks: Set<LockTarget> = []
-    /// An older transaction took its locks: its next call fails with ABORTED.
-    var wounded = false
+    /// An older transaction took its locks, or a read's lock did not come in time: its
+    /// commit fails with ABORTED, for this reason.
+    var wounded: HearthError? = nil
     /// Its commit is under way: it can no longer be wounded.
     var committing = false
     /// The lock it waits for: an older one that needs its locks wounds it at once, and a
@@ -210,7 +211,7 @@ final class ServerTransactions: @unchecked Sendable {
         case .timedOut:
           // Clients retry a commit's ABORTED, not a read's: the read goes on without its
           // lock, and the commit aborts.
-          wound(id)
+          wound(id, Self.timedOut(target))
           return nil
         }
       }
@@ -239,13 +240,13 @@ final class ServerTransactions: @unchecked Sendable {
           case .wounded: break locking
           case .timedOut:
             end(id)
-            throw HearthError(.aborted, "Transaction lock timeout: \(target) stayed locked by another transaction")
+            throw Self.timedOut(target)
           }
         }
       }
-      guard open[id]?.wounded == false else {
+      if let reason = open[id]?.wounded {
         end(id)
-        throw Self.aborted
+        throw reason
       }
       open[id]?.committing = true
     }
@@ -347,7 +348,7 @@ final class ServerTransactions: @unchecked Sendable {
     let woundAt = start + woundGrace
     defer { open[id]?.waitingFor = nil }
     while true {
-      guard let mine = open[id], !mine.wounded else { return .wounded }
+      guard let mine = open[id], mine.wounded == nil else { return .wounded }
       let others = conflicts(target, mode, for: id, in: database)
       // One that holds the target already (reading a document again) goes before its
       // waiters, which wait for it.
@@ -381,15 +382,15 @@ final class ServerTransactions: @unchecked Sendable {
   /// `mode`.
   private func olderWaits(for target: LockTarget, excluding mode: LockMode, than mine: Open) -> Bool {
     open.values.contains { other in
-      guard let wanted = other.waitingFor, other.age < mine.age, !other.wounded else { return false }
+      guard let wanted = other.waitingFor, other.age < mine.age, other.wounded == nil else { return false }
       return other.database == mine.database && wanted.target == target && target.excludes(mode, wanted.mode)
     }
   }
 
-  /// Marks `id` aborted and frees its locks (its client learns at its next call).
-  private func wound(_ id: Data) {
+  /// Marks `id` aborted and frees its locks (its client learns at its commit).
+  private func wound(_ id: Data, _ reason: HearthError = aborted) {
     guard var transaction = open[id] else { return }
-    transaction.wounded = true
+    transaction.wounded = reason
     release(&transaction, id)
     open[id] = transaction
     condition.broadcast()
@@ -443,4 +444,8 @@ final class ServerTransactions: @unchecked Sendable {
 
   private static let aborted = HearthError(
     .aborted, "Transaction was aborted: an older transaction needed the documents it had read; retry it")
+
+  private static func timedOut(_ target: LockTarget) -> HearthError {
+    HearthError(.aborted, "Transaction lock timeout: \(target) stayed locked by another transaction")
+  }
 }
