@@ -30,9 +30,12 @@ public struct ProcessOutcome: Sendable {
 /// loop (`_dispatch_event_loop_drain`) when many processes start and end at once, as the
 /// corruption sweep's do (seen once, December 2026; swiftlang/swift-subprocess#47 met the
 /// same crash). The pipes are made close-on-exec as soon as they are made, so that a
-/// child another thread starts later holds none of their ends open. A run in another
-/// `directory` goes through `env -C` (Glibc's `posix_spawn` has no directory to give),
-/// which reports an executable it cannot start by status 126 or 127.
+/// child another thread starts later holds none of their ends open; and the child closes
+/// every descriptor past its standard streams that it would inherit (as `Process` does):
+/// Foundation's `Pipe`s and `FileHandle`s are not close-on-exec, and a child holding the
+/// write end of another test's pipe would keep that test waiting for its end. A run in
+/// another `directory` goes through `env -C` (Glibc's `posix_spawn` has no directory to
+/// give), which reports an executable it cannot start by status 126 or 127.
 ///
 /// - Throws: `POSIXError` when the executable cannot be started.
 public func runProcess(
@@ -55,6 +58,7 @@ public func runProcess(
   posix_spawn_file_actions_adddup2(&actions, input.read, 0)
   posix_spawn_file_actions_adddup2(&actions, output.write, 1)
   posix_spawn_file_actions_adddup2(&actions, errors.write, 2)
+  if let addCloseFrom { _ = addCloseFrom(&actions, 3) }
   let inDirectory = directory.map { ["/usr/bin/env", "-C", $0.path] } ?? []
   let argv = (inDirectory + [executable.path] + arguments).map { strdup($0) } + [nil]
   let environment = environment ?? ProcessInfo.processInfo.environment
@@ -99,6 +103,15 @@ public func runProcess(
     status: signal == 0 ? (status >> 8) & 0xff : signal, stdout: String(decoding: outputData, as: UTF8.self),
     stderr: String(decoding: errorData.withLock { $0 }, as: UTF8.self), endedBySignal: signal != 0)
 }
+
+/// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), which Swift's
+/// Glibc module does not declare (it needs `_GNU_SOURCE`); `nil` where the C library
+/// lacks it.
+private let addCloseFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
+  guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "posix_spawn_file_actions_addclosefrom_np") else { return nil }
+  return unsafeBitCast(
+    symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+}()
 
 /// Everything `fd` yields until its end, then closes it.
 private func readToEnd(_ fd: Int32) -> Data {
