@@ -1,4 +1,5 @@
 import Foundation
+import HearthTestSupport
 import Synchronization
 
 // `hearth` run as a process with the standard streams a test chooses (a FIFO, a device,
@@ -31,12 +32,19 @@ struct RawOutcome {
 /// a file handle or a pipe this object reads, standard error read to its end in the
 /// background, and a watchdog that kills it after `timeout` seconds so that a test fails
 /// instead of hanging.
+///
+/// Started with `spawnProcess` (`posix_spawn`), not Foundation's `Process` (see
+/// `runProcess` in HearthTestSupport): the child inherits this thread's blocked signals
+/// and ignored ones, as `Process`'s children do, and no descriptor but its streams.
 final class RawProcess: @unchecked Sendable {
-  private let process = Process()
+  private let pid: pid_t
   private let output: FileHandle?
   private var pending = Data()
   private let errors = Mutex(Data())
   private let errorsRead = DispatchSemaphore(value: 0)
+  /// The child's wait status once it has been reaped; the lock is held while reaping or
+  /// signalling it, so that no signal goes to a process ID reaped and given to another.
+  private let ended = Mutex<Int32?>(nil)
 
   /// Starts `executable` (the built `hearth` by default) with `arguments`.
   ///
@@ -49,27 +57,28 @@ final class RawProcess: @unchecked Sendable {
     directory: String? = nil, environment: [String: String] = [:], timeout: Double = 60
   ) throws {
     guard let executable else { throw CocoaError(.fileNoSuchFile) }
-    process.executableURL = executable
-    process.arguments = arguments
-    if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
     var variables = ProcessInfo.processInfo.environment
     variables["HEARTH_DATABASE"] = nil
     variables["HEARTH_HISTORY"] = ""
     variables.merge(environment) { $1 }
-    process.environment = variables
-    process.standardInput = stdin ?? FileHandle.nullDevice
-    if let stdout {
-      process.standardOutput = stdout
-      output = nil
-    } else {
-      let pipe = Pipe()
-      process.standardOutput = pipe
-      output = pipe.fileHandleForReading
+    let nothing = stdin == nil ? open("/dev/null", O_RDONLY | O_CLOEXEC) : -1
+    let outputPipe = stdout == nil ? try makePipe() : nil
+    let errorPipe = try makePipe()
+    // This process's copies of the child's ends: closed once it has them.
+    let childEnds = [nothing, outputPipe?.write ?? -1, errorPipe.write].filter { $0 >= 0 }
+    do {
+      pid = try spawnProcess(
+        executable, arguments,
+        streams: (
+          stdin?.fileDescriptor ?? nothing, stdout?.fileDescriptor ?? outputPipe!.write, errorPipe.write
+        ), environment: variables, directory: directory.map { URL(fileURLWithPath: $0) })
+    } catch {
+      for fd in childEnds + [outputPipe?.read ?? -1, errorPipe.read] where fd >= 0 { close(fd) }
+      throw error
     }
-    let errorPipe = Pipe()
-    process.standardError = errorPipe
-    try process.run()
-    let errorReader = errorPipe.fileHandleForReading
+    for fd in childEnds { close(fd) }
+    output = outputPipe.map { FileHandle(fileDescriptor: $0.read, closeOnDealloc: true) }
+    let errorReader = FileHandle(fileDescriptor: errorPipe.read, closeOnDealloc: true)
     Thread.detachNewThread { [self] in
       let data = errorReader.readDataToEndOfFile()
       errors.withLock { $0 = data }
@@ -99,13 +108,15 @@ final class RawProcess: @unchecked Sendable {
     try? output?.close()
   }
 
-  var isRunning: Bool { process.isRunning }
+  var isRunning: Bool { ended.withLock { reaped(&$0) == nil } }
 
   /// Kills the process if it is still running. SIGKILL, not SIGTERM: a process started
   /// from a test runner's thread inherits its blocked signals (libdispatch blocks them),
   /// so SIGTERM would wait forever.
   func kill() {
-    if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
+    ended.withLock { status in
+      if reaped(&status) == nil { Foundation.kill(pid, SIGKILL) }
+    }
   }
 
   /// Waits for the end: how the process ended, and what it printed that `readLine` did
@@ -114,10 +125,23 @@ final class RawProcess: @unchecked Sendable {
     var rest = Data()
     if readingOutput, let output { rest = (try? output.readToEnd()) ?? Data() }
     errorsRead.wait()
-    process.waitUntilExit()
+    // Waits for the end without reaping (`WNOWAIT`), then reaps under the lock.
+    var info = siginfo_t()
+    while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) < 0, errno == EINTR {}
+    let status = ended.withLock { reaped(&$0) } ?? 0
+    let (code, signaled) = exitCode(status)
     return RawOutcome(
-      exited: process.terminationReason == .exit, status: process.terminationStatus, stdout: pending + rest,
+      exited: !signaled, status: code, stdout: pending + rest,
       stderr: String(decoding: errors.withLock { $0 }, as: UTF8.self))
+  }
+
+  /// The wait status, reaping the child if it has ended; `nil` while it runs. Called with
+  /// `ended` locked.
+  private func reaped(_ status: inout Int32?) -> Int32? {
+    if let status { return status }
+    var raw: Int32 = 0
+    if waitpid(pid, &raw, WNOHANG) == pid { status = raw }
+    return status
   }
 }
 

@@ -42,38 +42,19 @@ public func runProcess(
   _ executable: URL, _ arguments: [String], stdin: String = "", environment: [String: String]? = nil,
   directory: URL? = nil
 ) throws -> ProcessOutcome {
-  func makePipe() throws -> (read: Int32, write: Int32) {
-    var ends: [Int32] = [0, 0]
-    guard pipe(&ends) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-    for fd in ends { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-    return (ends[0], ends[1])
-  }
   let input = try makePipe()
   let output = try makePipe()
   let errors = try makePipe()
-  var actions = posix_spawn_file_actions_t()
-  posix_spawn_file_actions_init(&actions)
-  defer { posix_spawn_file_actions_destroy(&actions) }
-  // dup2 clears close-on-exec on the child's standard streams.
-  posix_spawn_file_actions_adddup2(&actions, input.read, 0)
-  posix_spawn_file_actions_adddup2(&actions, output.write, 1)
-  posix_spawn_file_actions_adddup2(&actions, errors.write, 2)
-  if let addCloseFrom { _ = addCloseFrom(&actions, 3) }
-  let inDirectory = directory.map { ["/usr/bin/env", "-C", $0.path] } ?? []
-  let argv = (inDirectory + [executable.path] + arguments).map { strdup($0) } + [nil]
-  let environment = environment ?? ProcessInfo.processInfo.environment
-  let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-  defer {
-    for pointer in argv { free(pointer) }
-    for pointer in envp { free(pointer) }
+  let pid: pid_t
+  do {
+    pid = try spawnProcess(
+      executable, arguments, streams: (input.read, output.write, errors.write), environment: environment,
+      directory: directory)
+  } catch {
+    for fd in [input.read, input.write, output.read, output.write, errors.read, errors.write] { close(fd) }
+    throw error
   }
-  var pid: pid_t = 0
-  let spawned = posix_spawn(&pid, argv[0]!, &actions, nil, argv, envp)
   for fd in [input.read, output.write, errors.write] { close(fd) }
-  guard spawned == 0 else {
-    for fd in [input.write, output.read, errors.read] { close(fd) }
-    throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO)
-  }
   Thread.detachNewThread {
     let bytes = Array(stdin.utf8)
     var written = 0
@@ -96,12 +77,60 @@ public func runProcess(
   readErrors.wait()
   var status: Int32 = 0
   while waitpid(pid, &status, 0) < 0, errno == EINTR {}
-  // The wait status's low seven bits: 0 after an exit (its status in the next byte), else
-  // the signal that ended the child.
-  let signal = status & 0x7f
+  let (code, signaled) = exitCode(status)
   return ProcessOutcome(
-    status: signal == 0 ? (status >> 8) & 0xff : signal, stdout: String(decoding: outputData, as: UTF8.self),
-    stderr: String(decoding: errorData.withLock { $0 }, as: UTF8.self), endedBySignal: signal != 0)
+    status: code, stdout: String(decoding: outputData, as: UTF8.self),
+    stderr: String(decoding: errorData.withLock { $0 }, as: UTF8.self), endedBySignal: signaled)
+}
+
+/// Starts `executable` with `arguments` and `streams` as its standard input, output and
+/// error (this process keeps its own descriptors of them, to close); its process ID. The
+/// child holds no other descriptor of this process (see `runProcess`); its environment is
+/// this process's unless given, and a `directory` is entered through `env -C`.
+///
+/// - Throws: `POSIXError` when the executable cannot be started.
+public func spawnProcess(
+  _ executable: URL, _ arguments: [String], streams: (input: Int32, output: Int32, error: Int32),
+  environment: [String: String]? = nil, directory: URL? = nil
+) throws -> pid_t {
+  var actions = posix_spawn_file_actions_t()
+  posix_spawn_file_actions_init(&actions)
+  defer { posix_spawn_file_actions_destroy(&actions) }
+  // dup2 clears close-on-exec on the child's standard streams.
+  posix_spawn_file_actions_adddup2(&actions, streams.input, 0)
+  posix_spawn_file_actions_adddup2(&actions, streams.output, 1)
+  posix_spawn_file_actions_adddup2(&actions, streams.error, 2)
+  if let addCloseFrom { _ = addCloseFrom(&actions, 3) }
+  let inDirectory = directory.map { ["/usr/bin/env", "-C", $0.path] } ?? []
+  let argv = (inDirectory + [executable.path] + arguments).map { strdup($0) } + [nil]
+  let environment = environment ?? ProcessInfo.processInfo.environment
+  let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+  defer {
+    for pointer in argv { free(pointer) }
+    for pointer in envp { free(pointer) }
+  }
+  var pid: pid_t = 0
+  let spawned = posix_spawn(&pid, argv[0]!, &actions, nil, argv, envp)
+  guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO) }
+  return pid
+}
+
+/// A pipe whose ends are made close-on-exec at once, so that no child started later
+/// holds them (Swift's Glibc module does not declare `pipe2`, which would make them so).
+///
+/// - Throws: `POSIXError` when the system has no descriptor to give.
+public func makePipe() throws -> (read: Int32, write: Int32) {
+  var ends: [Int32] = [0, 0]
+  guard pipe(&ends) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+  for fd in ends { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+  return (ends[0], ends[1])
+}
+
+/// A wait status's exit code, or the number of the signal that ended the process (then
+/// `signaled`): its low seven bits are 0 after an exit, whose code is in the next byte.
+public func exitCode(_ status: Int32) -> (code: Int32, signaled: Bool) {
+  let signal = status & 0x7f
+  return signal == 0 ? ((status >> 8) & 0xff, false) : (signal, true)
 }
 
 /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), which Swift's
