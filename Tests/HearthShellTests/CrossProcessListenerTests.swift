@@ -10,14 +10,8 @@ import Testing
 struct CrossProcessListenerTests {
   /// Runs `hearth --db PATH ARGUMENTS...` as another process.
   func hearth(_ path: String, _ arguments: String...) throws {
-    let process = Process()
-    process.executableURL = hearthExecutable
-    process.arguments = ["--db", path] + arguments
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 0, "hearth \(arguments)")
+    let outcome = try runProcess(try #require(hearthExecutable), ["--db", path] + arguments)
+    #expect(outcome.status == 0 && !outcome.endedBySignal, "hearth \(arguments): \(outcome.stderr)")
   }
 
   /// Snapshots as they arrive, with a wait for the next one.

@@ -23,13 +23,8 @@ struct DemoSchemaTests {
 
   /// Writes the demo database into `fixture` with the built `hearth-demo`.
   static func writeDemo(into fixture: ShellFixture) throws {
-    let writer = Process()
-    writer.executableURL = ReadmeTests.demoWriter
-    writer.arguments = [fixture.path]
-    writer.standardOutput = FileHandle.nullDevice
-    try writer.run()
-    writer.waitUntilExit()
-    try #require(writer.terminationStatus == 0)
+    let outcome = try runProcess(try #require(ReadmeTests.demoWriter), [fixture.path])
+    try #require(outcome.status == 0 && !outcome.endedBySignal, "\(outcome.stderr)")
   }
 
   @Test func theDemoDatabaseMatchesItsCollectionSchemas() throws {

@@ -30,16 +30,9 @@ import Testing
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-readme-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
-    let process = Process()
-    process.executableURL = Self.quickstart
-    process.currentDirectoryURL = directory
-    let output = Pipe()
-    process.standardOutput = output
-    try process.run()
-    let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 0)
-    #expect(printed == "alice Alice\n[\"followers\"]\n[\"Hello\"]\n")
+    let outcome = try runProcess(try #require(Self.quickstart), [], directory: directory)
+    #expect(outcome.status == 0 && !outcome.endedBySignal, "\(outcome.stderr)")
+    #expect(outcome.stdout == "alice Alice\n[\"followers\"]\n[\"Hello\"]\n")
     #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("quickstart.hearth/data.mdb").path))
   }
 

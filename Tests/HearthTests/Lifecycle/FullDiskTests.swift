@@ -27,14 +27,8 @@ final class SmallFileSystem {
   static let isAvailable = SmallFileSystem(megabytes: 1) != nil
 
   private static func run(_ tool: String, _ arguments: [String]) -> Bool {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: tool)
-    process.arguments = arguments
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    guard (try? process.run()) != nil else { return false }
-    process.waitUntilExit()
-    return process.terminationStatus == 0
+    guard let outcome = try? runProcess(URL(fileURLWithPath: tool), arguments) else { return false }
+    return outcome.status == 0 && !outcome.endedBySignal
   }
 }
 
