@@ -11,7 +11,7 @@ struct CrossProcessListenerTests {
   /// Runs `hearth --db PATH ARGUMENTS...` as another process.
   func hearth(_ path: String, _ arguments: String...) throws {
     let outcome = try runProcess(try #require(hearthExecutable), ["--db", path] + arguments)
-    #expect(outcome.status == 0 && !outcome.endedBySignal, "hearth \(arguments): \(outcome.stderr)")
+    #expect(outcome.succeeded, "hearth \(arguments): \(outcome.stderr)")
   }
 
   /// Snapshots as they arrive, with a wait for the next one.

@@ -24,7 +24,7 @@ struct DemoSchemaTests {
   /// Writes the demo database into `fixture` with the built `hearth-demo`.
   static func writeDemo(into fixture: ShellFixture) throws {
     let outcome = try runProcess(try #require(ReadmeTests.demoWriter), [fixture.path])
-    try #require(outcome.status == 0 && !outcome.endedBySignal, "\(outcome.stderr)")
+    try #require(outcome.succeeded, "\(outcome.stderr)")
   }
 
   @Test func theDemoDatabaseMatchesItsCollectionSchemas() throws {

@@ -61,19 +61,18 @@ final class RawProcess: @unchecked Sendable {
     variables["HEARTH_DATABASE"] = nil
     variables["HEARTH_HISTORY"] = ""
     variables.merge(environment) { $1 }
-    let nothing = stdin == nil ? open("/dev/null", O_RDONLY | O_CLOEXEC) : -1
+    let nothing = stdin == nil ? open("/dev/null", O_RDONLY | O_CLOEXEC) : nil
     let outputPipe = stdout == nil ? try makePipe() : nil
     let errorPipe = try makePipe()
     // This process's copies of the child's ends: closed once it has them.
-    let childEnds = [nothing, outputPipe?.write ?? -1, errorPipe.write].filter { $0 >= 0 }
+    let childEnds = [nothing, outputPipe?.write, errorPipe.write].compactMap { $0 }
     do {
       pid = try spawnProcess(
         executable, arguments,
-        streams: (
-          stdin?.fileDescriptor ?? nothing, stdout?.fileDescriptor ?? outputPipe!.write, errorPipe.write
-        ), environment: variables, directory: directory.map { URL(fileURLWithPath: $0) })
+        streams: (stdin?.fileDescriptor ?? nothing!, stdout?.fileDescriptor ?? outputPipe!.write, errorPipe.write),
+        environment: variables, directory: directory.map { URL(fileURLWithPath: $0) })
     } catch {
-      for fd in childEnds + [outputPipe?.read ?? -1, errorPipe.read] where fd >= 0 { close(fd) }
+      for fd in childEnds + [outputPipe?.read, errorPipe.read].compactMap({ $0 }) { close(fd) }
       throw error
     }
     for fd in childEnds { close(fd) }

@@ -31,7 +31,7 @@ import Testing
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
     let outcome = try runProcess(try #require(Self.quickstart), [], directory: directory)
-    #expect(outcome.status == 0 && !outcome.endedBySignal, "\(outcome.stderr)")
+    #expect(outcome.succeeded, "\(outcome.stderr)")
     #expect(outcome.stdout == "alice Alice\n[\"followers\"]\n[\"Hello\"]\n")
     #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("quickstart.hearth/data.mdb").path))
   }

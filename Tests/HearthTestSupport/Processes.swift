@@ -9,6 +9,9 @@ public struct ProcessOutcome: Sendable {
   public var stderr: String
   public var endedBySignal = false
 
+  /// Whether it exited with status 0.
+  public var succeeded: Bool { status == 0 && !endedBySignal }
+
   public init(status: Int32, stdout: String, stderr: String, endedBySignal: Bool = false) {
     self.status = status
     self.stdout = stdout

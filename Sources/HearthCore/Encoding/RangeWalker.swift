@@ -93,21 +93,22 @@ extension ReadTransaction {
     if let entry = try cursor.seek(exactly: key, valueAtLeast: value) { return entry }
     // The key is absent, or all its values come before `value`: go to the next key.
     guard let (found, _) = try cursor.seek(atLeast: key) else { return nil }
-    return Self.same(found, key) ? try cursor.nextKey() : try cursor.current()
+    return Self.compare(found, key) == 0 ? try cursor.nextKey() : try cursor.current()
   }
 
-  /// Whether `found` (in the map) holds exactly the bytes of `key`, compared in place.
-  private static func same(_ found: UnsafeRawBufferPointer, _ key: [UInt8]) -> Bool {
-    key.withUnsafeBytes { Value.compareRaw(found, $0) } == 0
+  /// -1, 0 or 1 as `found` (in the map) orders before, with or after `key`, compared in
+  /// place (a copy of it into an array cost an allocation, a seek).
+  private static func compare(_ found: UnsafeRawBufferPointer, _ key: [UInt8]) -> Int {
+    key.withUnsafeBytes { Value.compareRaw(found, $0) }
   }
 
   /// The last entry at or before `key` (and, within it, at or before `value`).
   fileprivate func positionAtOrBefore(_ cursor: Cursor, key: [UInt8], value: [UInt8]?) throws -> Cursor.Entry? {
     guard let (found, _) = try cursor.seek(atLeast: key) else { return try cursor.last() }
-    guard Self.same(found, key) else { return try cursor.previous() }
+    guard Self.compare(found, key) == 0 else { return try cursor.previous() }
     guard cursor.table.isDuplicateSorted else { return try cursor.current() }
     if let value, let (_, data) = try cursor.seek(exactly: key, valueAtLeast: value) {
-      return value.withUnsafeBytes { Value.compareRaw(data, $0) } > 0 ? try cursor.previous() : try cursor.current()
+      return Self.compare(data, value) > 0 ? try cursor.previous() : try cursor.current()
     }
     _ = try cursor.seek(exactly: key)
     return try cursor.lastDuplicate()

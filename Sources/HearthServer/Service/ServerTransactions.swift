@@ -109,9 +109,6 @@ final class ServerTransactions: @unchecked Sendable {
     var wounded: HearthError? = nil
     /// Its commit is under way: it can no longer be wounded.
     var committing = false
-    /// The lock it waits for: an older one that needs its locks wounds it at once, and a
-    /// younger one waits behind it for a lock this one's mode excludes.
-    var waitingFor: (target: LockTarget, mode: LockMode)?
   }
 
   private struct Holder: Hashable {
@@ -133,6 +130,11 @@ final class ServerTransactions: @unchecked Sendable {
   private let condition = NSCondition()
   private var open: [Data: Open] = [:]
   private var holders: [Holder: Holders] = [:]
+  /// The transactions waiting for a lock, and the lock each waits for: an older one that
+  /// needs a waiter's locks wounds it at once, and a younger one waits behind it for a
+  /// lock its mode excludes. Few at any time, so that a lock taken looks through these
+  /// rather than through every open transaction.
+  private var waiting: [Data: (target: LockTarget, mode: LockMode)] = [:]
   private var nextAge: UInt64 = 0
 
   init(woundGrace: Duration) {
@@ -346,14 +348,13 @@ final class ServerTransactions: @unchecked Sendable {
     let start = ContinuousClock.now
     let deadline = start + Self.waitLimit
     let woundAt = start + woundGrace
-    defer { open[id]?.waitingFor = nil }
+    defer { waiting[id] = nil }
     while true {
       guard let mine = open[id], mine.wounded == nil else { return .wounded }
       let others = conflicts(target, mode, for: id, in: database)
       // One that holds the target already (reading a document again) goes before its
       // waiters, which wait for it.
-      let yields = !mine.locks.contains(target) && olderWaits(for: target, excluding: mode, than: mine)
-      guard !others.isEmpty || yields else {
+      if others.isEmpty, mine.locks.contains(target) || !olderWaits(for: target, excluding: mode, than: mine) {
         hold(target, mode, for: id, in: database)
         return .held
       }
@@ -361,7 +362,7 @@ final class ServerTransactions: @unchecked Sendable {
       var woundedAny = false
       for current in others {
         guard let other = open[current], other.age > mine.age, !other.committing else { continue }
-        if other.waitingFor != nil || ContinuousClock.now >= woundAt {
+        if waiting[current] != nil || ContinuousClock.now >= woundAt {
           wound(current)
           woundedAny = true
         } else {
@@ -369,8 +370,8 @@ final class ServerTransactions: @unchecked Sendable {
         }
       }
       if woundedAny { continue }
-      if mine.waitingFor == nil {
-        open[id]?.waitingFor = (target, mode)
+      if waiting[id] == nil {
+        waiting[id] = (target, mode)
         // An older transaction waiting out its grace for this one's locks must not wait.
         condition.broadcast()
       }
@@ -381,9 +382,9 @@ final class ServerTransactions: @unchecked Sendable {
   /// Whether a transaction older than `mine` waits for `target` in a mode that excludes
   /// `mode`.
   private func olderWaits(for target: LockTarget, excluding mode: LockMode, than mine: Open) -> Bool {
-    open.values.contains { other in
-      guard let wanted = other.waitingFor, other.age < mine.age, other.wounded == nil else { return false }
-      return other.database == mine.database && wanted.target == target && target.excludes(mode, wanted.mode)
+    waiting.contains { id, wanted in
+      guard wanted.target == target, target.excludes(mode, wanted.mode), let other = open[id] else { return false }
+      return other.age < mine.age && other.wounded == nil && other.database == mine.database
     }
   }
 

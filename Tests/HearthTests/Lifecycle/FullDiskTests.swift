@@ -28,7 +28,7 @@ final class SmallFileSystem {
 
   private static func run(_ tool: String, _ arguments: [String]) -> Bool {
     guard let outcome = try? runProcess(URL(fileURLWithPath: tool), arguments) else { return false }
-    return outcome.status == 0 && !outcome.endedBySignal
+    return outcome.succeeded
   }
 }
 
