@@ -30,41 +30,42 @@ struct CrashHarnessTests {
 
   /// A running `hearth-torture`, its standard output line by line, its errors in a file.
   final class Worker {
-    let process = Process()
+    let process: RawProcess
     let lines: LineInbox
     let errorFile: String
 
     init(_ arguments: [String], scratch: Scratch) throws {
-      process.executableURL = tortureExecutable
-      process.arguments = arguments
-      let output = Pipe()
-      process.standardOutput = output
       errorFile = scratch.path + "/stderr-\(UUID().uuidString)"
       _ = FileManager.default.createFile(atPath: errorFile, contents: nil)
-      process.standardError = FileHandle(forWritingAtPath: errorFile)
-      lines = LineInbox(output.fileHandleForReading)
-      try process.run()
+      let errors = FileHandle(forWritingAtPath: errorFile)
+      defer { try? errors?.close() }
+      // The watchdog is the tests' own (`wait`'s timeout); this one only keeps a hung
+      // worker from outliving the run.
+      (process, lines) = try RawProcess.withLines(
+        arguments, executable: tortureExecutable, stderr: errors, environment: [:], timeout: 600)
     }
 
     var errors: String { (try? String(contentsOfFile: errorFile, encoding: .utf8)) ?? "" }
 
+    var isRunning: Bool { process.isRunning }
+
     /// Waits for the process to end; kills it if it outlives `timeout`. Its exit status
-    /// (`nil` when it was killed).
+    /// (`nil` when a signal ended it).
     @discardableResult
     func wait(timeout: TimeInterval = 60) -> Int32? {
       let deadline = Date().addingTimeInterval(timeout)
       while process.isRunning && Date() < deadline { usleep(10_000) }
-      if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-      process.waitUntilExit()
-      return process.terminationReason == .exit ? process.terminationStatus : nil
+      process.kill()
+      let outcome = process.finish(readingOutput: false)
+      return outcome.exited ? outcome.status : nil
     }
 
-    /// Kills the process with SIGKILL; whether it was still running.
+    /// Kills the process with SIGKILL; whether it was still running (and so a signal
+    /// ended it).
     func killNow() -> Bool {
       let running = process.isRunning
-      kill(process.processIdentifier, SIGKILL)
-      process.waitUntilExit()
-      return running && process.terminationReason == .uncaughtSignal
+      process.kill()
+      return running && !process.finish(readingOutput: false).exited
     }
 
     /// Its one JSON line.
@@ -107,7 +108,7 @@ struct CrashHarnessTests {
     for kill in 1...4 {
       let writer = try Worker(["writer", scratch.database, log, "\(seed)"], scratch: scratch)
       let deadline = Date().addingTimeInterval(60)
-      while Self.loggedCommits(log) <= acknowledged && writer.process.isRunning && Date() < deadline {
+      while Self.loggedCommits(log) <= acknowledged && writer.isRunning && Date() < deadline {
         usleep(2_000)
       }
       usleep(UInt32.random(in: 0...200_000))
@@ -136,7 +137,7 @@ struct CrashHarnessTests {
     for kill in 1...3 {
       let writer = try Worker(["threads", scratch.database, log, "\(threads)"], scratch: scratch)
       let deadline = Date().addingTimeInterval(60)
-      while logged() <= acknowledged + threads && writer.process.isRunning && Date() < deadline { usleep(2_000) }
+      while logged() <= acknowledged + threads && writer.isRunning && Date() < deadline { usleep(2_000) }
       usleep(UInt32.random(in: 0...200_000))
       try #require(writer.killNow(), "kill \(kill): the writer stopped by itself: \(writer.errors)")
 
@@ -169,7 +170,7 @@ struct CrashHarnessTests {
     // Meanwhile, other processes open the database (with a map smaller than the data, which
     // the counters keep growing) and read the counter, one after another.
     var peeks: [Int] = []
-    while counters.contains(where: \.process.isRunning) {
+    while counters.contains(where: \.isRunning) {
       let peek = try run(["peek", scratch.database], scratch: scratch)
       #expect(peek.status == 0, "a process opening the database while others write failed: \(peek.errors)")
       peeks.append(Self.integer(peek.summary["counter"]))

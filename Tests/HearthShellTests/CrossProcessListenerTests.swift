@@ -72,14 +72,9 @@ extension CrossProcessListenerTests {
     try withDatabase(at: fixture.path) { database in
       try database.document("c/a").setData(["n": 1])
 
-      let process = Process()
-      process.executableURL = hearthExecutable
-      process.arguments = ["--db", fixture.path, "watch", "c", "order by n", "--changes", "4"]
-      let output = Pipe()
-      process.standardOutput = output
-      process.standardError = FileHandle.nullDevice
-      try process.run()
-      let lines = LineInbox(output.fileHandleForReading)
+      let (process, lines) = try RawProcess.withLines([
+        "--db", fixture.path, "watch", "c", "order by n", "--changes", "4",
+      ])
 
       func change(_ line: String?) throws -> String {
         let json = try JSONParser.parse(try #require(line))
@@ -99,42 +94,8 @@ extension CrossProcessListenerTests {
       #expect(try change(lines.next()) == "modified c/a 0→1")
       try database.document("c/b").delete()
       #expect(try change(lines.next()) == "removed c/b 0→-")
-      process.waitUntilExit()
-      #expect(process.terminationStatus == 0)
+      let outcome = process.finish(readingOutput: false)
+      #expect(outcome.exited && outcome.status == 0, "\(outcome.stderr)")
     }
-  }
-}
-
-/// Lines of a pipe as they arrive.
-final class LineInbox: @unchecked Sendable {
-  private let condition = NSCondition()
-  private var lines: [String] = []
-  private var partial = ""
-
-  init(_ handle: FileHandle) {
-    handle.readabilityHandler = { [weak self] handle in
-      let data = handle.availableData
-      guard let self else { return }
-      self.condition.lock()
-      if data.isEmpty {
-        handle.readabilityHandler = nil
-      } else {
-        self.partial += String(decoding: data, as: UTF8.self)
-        while let newline = self.partial.firstIndex(of: "\n") {
-          self.lines.append(String(self.partial[..<newline]))
-          self.partial = String(self.partial[self.partial.index(after: newline)...])
-        }
-      }
-      self.condition.broadcast()
-      self.condition.unlock()
-    }
-  }
-
-  func next(timeout: TimeInterval = 5) -> String? {
-    condition.lock()
-    defer { condition.unlock() }
-    let deadline = Date().addingTimeInterval(timeout)
-    while lines.isEmpty { if !condition.wait(until: deadline) { return nil } }
-    return lines.removeFirst()
   }
 }

@@ -64,30 +64,23 @@ struct HearthBinaryTests {
 /// Another process that holds a database open: the built `hearth` as an interactive
 /// shell reading commands from a pipe that stays open, once it has answered `get DOC`.
 final class OpenShellProcess {
-  private let process = Process()
-  private let input = Pipe()
+  private let process: RawProcess
+  private let input: FileHandle
 
   /// Starts it and waits until its answer to `get document` contains `answer`.
   init(database path: String, document: String, answer: String) throws {
-    process.executableURL = hearthExecutable
-    process.arguments = ["--db", path]
-    let output = Pipe()
-    process.standardInput = input
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    input.fileHandleForWriting.write(Data("get \(document) --json\n".utf8))
-    var received = Data()
-    while !String(decoding: received, as: UTF8.self).contains(answer) {
-      let chunk = output.fileHandleForReading.availableData
-      if chunk.isEmpty { break }
-      received += chunk
-    }
+    let pipe = try makePipe()
+    input = FileHandle(fileDescriptor: pipe.write, closeOnDealloc: true)
+    let readEnd = FileHandle(fileDescriptor: pipe.read, closeOnDealloc: true)
+    defer { try? readEnd.close() }  // The child has its copy.
+    process = try RawProcess(["--db", path], stdin: readEnd, timeout: 300)
+    input.write(Data("get \(document) --json\n".utf8))
+    while let line = process.readLine(), !line.contains(answer) {}
   }
 
   /// Ends its input, so it exits, and waits for it.
   func close() throws {
-    try input.fileHandleForWriting.close()
-    process.waitUntilExit()
+    try input.close()
+    _ = process.finish()
   }
 }

@@ -51,10 +51,11 @@ final class RawProcess: @unchecked Sendable {
   /// - Parameters:
   ///   - stdin: standard input; `nil` is `/dev/null`.
   ///   - stdout: standard output; `nil` is a pipe that `readLine` and `finish` read.
+  ///   - stderr: standard error; `nil` is a pipe read in the background, for `finish`.
   ///   - directory: the working directory; `nil` is the test's.
   init(
     _ arguments: [String], executable: URL? = hearthExecutable, stdin: FileHandle? = nil, stdout: FileHandle? = nil,
-    directory: String? = nil, environment: [String: String] = [:], timeout: Double = 60
+    stderr: FileHandle? = nil, directory: String? = nil, environment: [String: String] = [:], timeout: Double = 60
   ) throws {
     guard let executable else { throw CocoaError(.fileNoSuchFile) }
     var variables = ProcessInfo.processInfo.environment
@@ -63,24 +64,31 @@ final class RawProcess: @unchecked Sendable {
     variables.merge(environment) { $1 }
     let nothing = stdin == nil ? open("/dev/null", O_RDONLY | O_CLOEXEC) : nil
     let outputPipe = stdout == nil ? try makePipe() : nil
-    let errorPipe = try makePipe()
+    let errorPipe = stderr == nil ? try makePipe() : nil
     // This process's copies of the child's ends: closed once it has them.
-    let childEnds = [nothing, outputPipe?.write, errorPipe.write].compactMap { $0 }
+    let childEnds = [nothing, outputPipe?.write, errorPipe?.write].compactMap { $0 }
     do {
       pid = try spawnProcess(
         executable, arguments,
-        streams: (stdin?.fileDescriptor ?? nothing!, stdout?.fileDescriptor ?? outputPipe!.write, errorPipe.write),
+        streams: (
+          stdin?.fileDescriptor ?? nothing!, stdout?.fileDescriptor ?? outputPipe!.write,
+          stderr?.fileDescriptor ?? errorPipe!.write
+        ),
         environment: variables, directory: directory.map { URL(fileURLWithPath: $0) })
     } catch {
-      for fd in childEnds + [outputPipe?.read, errorPipe.read].compactMap({ $0 }) { close(fd) }
+      for fd in childEnds + [outputPipe?.read, errorPipe?.read].compactMap({ $0 }) { close(fd) }
       throw error
     }
     for fd in childEnds { close(fd) }
     output = outputPipe.map { FileHandle(fileDescriptor: $0.read, closeOnDealloc: true) }
-    let errorReader = FileHandle(fileDescriptor: errorPipe.read, closeOnDealloc: true)
-    Thread.detachNewThread { [self] in
-      let data = errorReader.readDataToEndOfFile()
-      errors.withLock { $0 = data }
+    if let errorPipe {
+      let errorReader = FileHandle(fileDescriptor: errorPipe.read, closeOnDealloc: true)
+      Thread.detachNewThread { [self] in
+        let data = errorReader.readDataToEndOfFile()
+        errors.withLock { $0 = data }
+        errorsRead.signal()
+      }
+    } else {
       errorsRead.signal()
     }
     DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { [weak self] in self?.kill() }
@@ -112,9 +120,13 @@ final class RawProcess: @unchecked Sendable {
   /// Kills the process if it is still running. SIGKILL, not SIGTERM: a process started
   /// from a test runner's thread inherits its blocked signals (libdispatch blocks them),
   /// so SIGTERM would wait forever.
-  func kill() {
+  func kill() { signal(SIGKILL) }
+
+  /// Sends `signal` to the process if it is still running (SIGTERM to a `hearth serve`,
+  /// which waits for it whether or not it is blocked).
+  func signal(_ signal: Int32) {
     ended.withLock { status in
-      if reaped(&status) == nil { Foundation.kill(pid, SIGKILL) }
+      if reaped(&status) == nil { Foundation.kill(pid, signal) }
     }
   }
 
@@ -124,6 +136,7 @@ final class RawProcess: @unchecked Sendable {
     var rest = Data()
     if readingOutput, let output { rest = (try? output.readToEnd()) ?? Data() }
     errorsRead.wait()
+    errorsRead.signal()  // for the next call: `finish` may be asked again
     // Waits for the end without reaping (`WNOWAIT`), then reaps under the lock.
     var info = siginfo_t()
     while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) < 0, errno == EINTR {}
@@ -141,6 +154,66 @@ final class RawProcess: @unchecked Sendable {
     var raw: Int32 = 0
     if waitpid(pid, &raw, WNOHANG) == pid { status = raw }
     return status
+  }
+}
+
+extension RawProcess {
+  /// Starts `executable` with its standard output read into a `LineInbox` as it arrives
+  /// (for a test that waits for a line with a timeout while the process runs on).
+  static func withLines(
+    _ arguments: [String], executable: URL? = hearthExecutable, stderr: FileHandle? = nil,
+    environment: [String: String] = [:], timeout: Double = 60
+  ) throws -> (RawProcess, LineInbox) {
+    let pipe = try makePipe()
+    let writeEnd = FileHandle(fileDescriptor: pipe.write, closeOnDealloc: true)
+    let inbox = LineInbox(FileHandle(fileDescriptor: pipe.read, closeOnDealloc: true))
+    defer { try? writeEnd.close() }  // The child has its copy: the inbox meets the end with it.
+    let process = try RawProcess(
+      arguments, executable: executable, stdout: writeEnd, stderr: stderr, environment: environment, timeout: timeout)
+    return (process, inbox)
+  }
+}
+
+/// Lines of a pipe as they arrive, read on a thread of their own (not a Dispatch source,
+/// which `FileHandle.readabilityHandler` is: see `runProcess`).
+final class LineInbox: @unchecked Sendable {
+  private let condition = NSCondition()
+  private var lines: [String] = []
+  private var partial = Data()
+  private var ended = false
+
+  init(_ handle: FileHandle) {
+    Thread.detachNewThread { [self] in
+      // `read(2)` itself: `FileHandle.read(upToCount:)` waits until it has the whole count.
+      var buffer = [UInt8](repeating: 0, count: 1 << 16)
+      while true {
+        let count = buffer.withUnsafeMutableBytes { read(handle.fileDescriptor, $0.baseAddress, $0.count) }
+        if count < 0 && errno == EINTR { continue }
+        guard count > 0 else { break }
+        condition.withLock {
+          partial.append(contentsOf: buffer[..<count])
+          while let newline = partial.firstIndex(of: 0x0A) {
+            lines.append(String(decoding: partial[partial.startIndex..<newline], as: UTF8.self))
+            partial = Data(partial[(newline + 1)...])
+          }
+          condition.broadcast()
+        }
+      }
+      condition.withLock {
+        ended = true
+        condition.broadcast()
+      }
+    }
+  }
+
+  /// The next line, without its newline; `nil` when none came within `timeout` seconds
+  /// or the pipe ended.
+  func next(timeout: TimeInterval = 5) -> String? {
+    condition.withLock {
+      let deadline = Date().addingTimeInterval(timeout)
+      while lines.isEmpty && !ended { if !condition.wait(until: deadline) { return nil } }
+      return lines.isEmpty ? nil : lines.removeFirst()
+    }
   }
 }
 

@@ -9,39 +9,31 @@ import Testing
 struct ServeCommandTests {
   /// A running `hearth serve`, and the address it printed.
   final class Server {
-    let process = Process()
+    let process: RawProcess
     let address: String
-    private let output = Pipe()
 
     init(_ arguments: [String]) throws {
-      process.executableURL = hearthExecutable
-      process.arguments = ["serve", "--port", "0"] + arguments
-      process.standardOutput = output
-      process.standardError = FileHandle.nullDevice
-      try process.run()
-      var printed = ""
-      let reader = output.fileHandleForReading
-      while !printed.contains("export FIRESTORE_EMULATOR_HOST=") || !printed.hasSuffix("\n") {
-        let chunk = reader.availableData
-        guard !chunk.isEmpty else { break }
-        printed += String(decoding: chunk, as: UTF8.self)
+      process = try RawProcess(["serve", "--port", "0"] + arguments, timeout: 600)
+      var printed: [String] = []
+      while let line = process.readLine() {
+        printed.append(line)
+        if line.hasPrefix("export FIRESTORE_EMULATOR_HOST=") { break }
       }
-      guard let line = printed.split(separator: "\n").first(where: { $0.hasPrefix("export FIRESTORE_EMULATOR_HOST=") })
-      else {
-        process.terminate()
-        throw Failure(description: "hearth serve printed no address: \(printed)")
+      guard let line = printed.last, line.hasPrefix("export FIRESTORE_EMULATOR_HOST=") else {
+        process.kill()
+        throw Failure(description: "hearth serve printed no address: \(printed) \(process.finish().stderr)")
       }
       address = String(line.dropFirst("export FIRESTORE_EMULATOR_HOST=".count))
     }
 
-    /// SIGTERM, then the exit status.
+    /// SIGTERM, then the exit status (the signal's number when a signal ended it).
     func stop() -> Int32 {
-      if process.isRunning { process.terminate() }
-      process.waitUntilExit()
-      return process.terminationStatus
+      process.signal(SIGTERM)
+      let outcome = process.finish()
+      return outcome.exited ? outcome.status : 128 + outcome.status
     }
 
-    /// A test that failed before `stop` still stops its server (by its PID).
+    /// A test that failed before `stop` still stops its server.
     deinit { _ = stop() }
   }
 
@@ -82,15 +74,8 @@ struct ServeCommandTests {
     defer { _ = second.stop() }
     #expect(try python(#"print(db.document("cities/SF").get().get("pop"))"#, address: second.address) == "860000")
     let database = fixture.path + "/demo/(default)"
-    let process = Process()
-    process.executableURL = hearthExecutable
-    process.arguments = ["--db", database, "--json", "get", "cities/SF"]
-    let output = Pipe()
-    process.standardOutput = output
-    try process.run()
-    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    #expect(text.contains(#""name":"San Francisco""#))
+    let got = try runRaw(["--db", database, "--json", "get", "cities/SF"])
+    #expect(got.stdoutText.contains(#""name":"San Francisco""#), "\(got.stderr)")
   }
 
   @Test func theREADMEsPythonExampleRunsAsWritten() throws {
@@ -157,12 +142,8 @@ struct ServeCommandTests {
     let fixture = ShellFixture()
     let server = try Server(["--db", fixture.path])
     let python = JSONSchemaValidator.python
-    var environment = ProcessInfo.processInfo.environment
-    environment["FIRESTORE_EMULATOR_HOST"] = server.address
-    let writers = Process()
-    writers.executableURL = URL(fileURLWithPath: python[0])
     // No retries: a write after the kill fails at once instead of backing off.
-    writers.arguments =
+    let writers = try RawProcess(
       Array(python.dropFirst()) + [
         "-c",
         """
@@ -184,25 +165,16 @@ struct ServeCommandTests {
         for t in threads: t.start()
         for t in threads: t.join()
         """,
-      ]
-    writers.environment = environment
-    let output = Pipe()
-    writers.standardOutput = output
-    writers.standardError = FileHandle.nullDevice
-    try writers.run()
-    var printed = ""
-    let reader = output.fileHandleForReading
-    while printed.split(separator: "\n").count < 300 {
-      let chunk = reader.availableData
-      guard !chunk.isEmpty else { break }
-      printed += String(decoding: chunk, as: UTF8.self)
-    }
-    kill(server.process.processIdentifier, SIGKILL)
-    server.process.waitUntilExit()
-    printed += String(decoding: reader.readDataToEndOfFile(), as: UTF8.self)
-    writers.waitUntilExit()
-    #expect(server.process.terminationReason == .uncaughtSignal)
-    let acknowledged = printed.split(separator: "\n").map(String.init)
+      ], executable: URL(fileURLWithPath: python[0]), environment: ["FIRESTORE_EMULATOR_HOST": server.address],
+      timeout: 300)
+    var printed: [String] = []
+    while printed.count < 300, let line = writers.readLine() { printed.append(line) }
+    server.process.kill()
+    let killed = server.process.finish()
+    let rest = writers.finish()
+    printed += rest.stdoutLines
+    #expect(!killed.exited && killed.status == SIGKILL)
+    let acknowledged = printed.filter { !$0.isEmpty }
     #expect(acknowledged.count >= 300, "the writers were under way when the server was killed")
 
     let database = fixture.path + "/demo/(default)"
