@@ -262,13 +262,16 @@ extension QueryExecution {
   /// order-by fields and cursors, up to the limit. A stream is read only when its next
   /// candidate is needed, so a limited query reads no more than it returns, plus one
   /// candidate a stream.
-  func merge(_ streams: [CandidateStream]) throws -> [Candidate] {
+  ///
+  /// - Parameter distinct: no document is in two of the streams (the ranges of a plan
+  ///   that `meetsEachDocumentOnce`).
+  func merge(_ streams: [CandidateStream], distinct: Bool) throws -> [Candidate] {
     let last = query.limitType == .last
     let near = last ? query.endAt : query.startAt
     let far = last ? query.startAt : query.endAt
     // One walk meets each document once; several streams, or a whole plan read at once,
     // can meet one twice.
-    let mayRepeat = streams.count > 1 || streams.contains(where: \.mayRepeat)
+    let mayRepeat = (streams.count > 1 && !distinct) || streams.contains(where: \.mayRepeat)
     // A lone walk is read straight, without a heap to order it against others.
     let alone = streams.count == 1 && !mayRepeat ? streams[0] : nil
     // Streams with sort keys are the ranges of one plan, walked in one direction.

@@ -169,6 +169,8 @@ final class QueryExecution {
     // One conjunction's plans are not joined into a new array (~850 instructions).
     let planned = reads.count == 1 ? reads[0] : Array(reads.joined())
     var streams: [CandidateStream]
+    // Streams of one plan that meets each document once need no check for repeats.
+    let distinct = planned.count == 1 && planned[0].plan.meetsEachDocumentOnce
     if planned.count == 1 {
       // A lone plan may vouch for the filters itself (see `enforces`).
       streams = try self.streams(planned[0].plan, collection: planned[0].collection, enforcing: conjunctions.first)
@@ -176,7 +178,7 @@ final class QueryExecution {
       streams = []
       for (plan, collection) in planned { streams += try self.streams(plan, collection: collection, enforcing: nil) }
     }
-    var matches = try merge(streams)
+    var matches = try merge(streams, distinct: distinct)
     if query.limitType == .last { matches.reverse() }
     describe(reads)
     statistics.resultsReturned = matches.count

@@ -124,7 +124,17 @@ extension QueryPlanner {
   ) -> AccessPlan? {
     var prefixes = prefixes(index, layout, filters, collection: collection)
     guard !prefixes.isEmpty else { return nil }
-    if prefixes.count > 1 { prefixes.sort { KeyRange.compare($0, $1) < 0 } }
+    if prefixes.count > 1 {
+      // Values an `in` lists twice (or `1` and `1.0`, one key) are read once.
+      let sorted = prefixes.sorted { KeyRange.compare($0, $1) < 0 }
+      prefixes = [sorted[0]]
+      for prefix in sorted.dropFirst() where prefix != prefixes.last { prefixes.append(prefix) }
+    }
+    // A document has one entry a prefix unless an `array-contains-any` fixes an array
+    // field: then one under each element it holds.
+    let repeats = zip(index.definition.fields, layout.fixing).contains { field, position in
+      field.mode == .contains && filters[position].op == .arrayContainsAny
+    }
     let ranges = prefixes.map { prefix -> KeyRange in
       guard let first = layout.rest.first else { return .exact(prefix) }
       return Self.valueRange(after: prefix, first.path, filters, descending: first.mode == .descending) {
@@ -140,7 +150,7 @@ extension QueryPlanner {
         let fields = index.definition.fields.map { "\($0.path) \($0.mode)" }.joined(separator: ", ")
         return "\(index.definition.scope == .collection ? "composite" : "collection-group") index on "
           + "\(index.definition.collectionGroup) (\(fields))"
-      })
+      }, meetsEachDocumentOnce: !repeats)
   }
 
   // MARK: - Production Firestore's index rules

@@ -39,6 +39,10 @@ struct AccessPlan {
   /// The plan in words, for `explain()` (built only when asked: a value's text costs more
   /// than running a small query).
   var describe: () -> String
+  /// No document lies under two of its ranges, so a merge of their walks needs no check
+  /// for repeats: the distinct values an `in` lists, of a field a document has one entry
+  /// for. (`array-contains-any` meets a document under each element it holds.)
+  var meetsEachDocumentOnce = false
 
   /// The ranges the plan reads (none for a lookup by ID).
   var ranges: [KeyRange] {
@@ -299,11 +303,12 @@ struct QueryPlanner {
     // Within one exact key, entries are in document-ID order.
     let eachOrdered = isOrdered(by: [field]) ?? (exact ? isOrdered(by: []) : nil)
     let ordered = isOrdered(by: [field]) ?? (ranges.count == 1 ? eachOrdered : nil)
+    // A document has one value of the field, under one key (`exactRanges` lists each once).
     return AccessPlan(
       source: .index(field: field, kind: .value, prefix: prefix, ranges: ranges), forward: ordered,
       eachRangeForward: eachOrdered,
       estimate: exact ? .counted : .sampled(tables.indexEntries, ordered: ordered != nil),
-      describe: { "index on \(field) (\(what()))" })
+      describe: { "index on \(field) (\(what()))" }, meetsEachDocumentOnce: true)
   }
 
   /// The field's array-element index, for `array-contains` and `array-contains-any`.

@@ -99,6 +99,12 @@ import Testing
       Self.expectMergedOrder(query, ranked, paths: false)
       let plan = try query.order(by: "score", descending: true).explain()
       #expect(plan.plan.contains("composite index"), "\(plan.plan)")
+
+      // Each document once, and each value's entries read once, when `in` lists it twice.
+      let twice = db.collection("users/u/posts").whereField("owner", in: Self.owners + Self.owners.reversed())
+      Self.expectMergedOrder(twice, ranked, paths: false)
+      let twicePlan = try twice.order(by: "score", descending: true).explain()
+      #expect(twicePlan.indexEntriesRead == plan.indexEntriesRead, "\(twicePlan) against \(plan)")
     }
   }
 
@@ -126,6 +132,8 @@ import Testing
       expectIDs(c.whereField("v", in: values).order(by: "v", descending: true), ["f", "d", "e", "g", "a", "c", "b"])
       expectIDs(c.whereField("v", in: values).order(by: "v").limit(toLast: 3), ["e", "d", "f"])
       expectIDs(c.whereField("v", in: values), ["a", "b", "c", "d", "e", "f", "g"], "ordered by name")
+      // 1.0 and 2.0 are the values 1 and 2, listed again.
+      expectIDs(c.whereField("v", in: values + [1.0, 2.0]).order(by: "v"), ["b", "c", "a", "g", "e", "d", "f"])
       let tags: [Any] = ["t", "u", long + "1", long + "2"]
       expectIDs(c.whereField("tags", arrayContainsAny: tags), ["a", "b", "c", "d", "e", "g"])
       expectIDs(
