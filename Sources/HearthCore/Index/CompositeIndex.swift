@@ -41,11 +41,11 @@ enum CompositeIndex {
   }
 
   /// The document an entry names: an ID in `collectionPath` (collection scope) or a full
-  /// path (group scope); `nil` when the bytes are not an entry's.
-  static func documentKey(_ index: DeclaredIndex, _ data: UnsafeRawBufferPointer, in collectionPath: ResourcePath?)
-    -> DocumentKey?
-  {
-    let descending = index.definition.namesDescending
+  /// path (group scope); `nil` when the bytes are not an entry's. `descending` is the
+  /// index's `namesDescending`, which a walk asks once, not for every entry.
+  static func documentKey(
+    _ index: DeclaredIndex, _ data: UnsafeRawBufferPointer, in collectionPath: ResourcePath?, descending: Bool
+  ) -> DocumentKey? {
     if index.definition.scope == .collection, let collectionPath, let id = plainID(data, descending: descending) {
       return DocumentKey(collection: collectionPath, id: id)
     }

@@ -111,8 +111,11 @@ extension QueryExecution {
       // would mostly miss.
       let pinned = declared.definition.fields.dropLast(rest.count).contains { $0.mode != .contains }
       let remembers = pinned || rest.isEmpty
+      let descending = declared.definition.namesDescending
       let inCollection = collection.map { number, path in
-        { (data: UnsafeRawBufferPointer) in CompositeIndex.documentKey(declared, data, in: path).map { ($0, number) } }
+        { (data: UnsafeRawBufferPointer) in
+          CompositeIndex.documentKey(declared, data, in: path, descending: descending).map { ($0, number) }
+        }
       }
       return try walks.indices.map { index in
         let start = near.flatMap { compositeSeek($0, declared, prefix: prefixes[index], rest: rest) }
@@ -120,9 +123,9 @@ extension QueryExecution {
         // The fields after the equality prefix are the ordered ones (`QueryPlanner.layout`).
         let sortKeyStart = keyed ? prefixes[index].count : nil
         guard let inCollection else {
-          let last = remembers ? LastCollection() : nil
+          let naming = GroupNaming(declared, descending: descending, remembers: remembers)
           return CandidateStream.entries(
-            walker, name: { [self] in try groupDocument(declared, $0, last) }, enforced: enforced,
+            walker, name: { [self] in try groupDocument($0, naming) }, enforced: enforced,
             sortKeyStart: sortKeyStart, names: names)
         }
         return CandidateStream.entries(
@@ -338,19 +341,19 @@ extension QueryExecution {
 
   /// The document a collection-group index entry names, and its collection's number:
   /// the collection is found by the entry's bytes (`CollectionRegistry.collection(named:)`),
-  /// so that an entry builds only its ID; with `last`, an entry of the collection the
-  /// stream's last entry named is known by comparing those bytes.
-  private func groupDocument(_ index: DeclaredIndex, _ data: UnsafeRawBufferPointer, _ last: LastCollection?) throws
+  /// so that an entry builds only its ID; when the walk `remembers`, an entry of the
+  /// collection its last entry named is known by comparing those bytes.
+  private func groupDocument(_ data: UnsafeRawBufferPointer, _ naming: GroupNaming) throws
     -> (DocumentKey, CollectionNumber)?
   {
-    try CompositeIndex.withAscendingNames(data, descending: index.definition.namesDescending) { names in
-      if let known = last?.collection, let id = CompositeIndex.plainID(data, names: names, collection: known.names) {
+    try CompositeIndex.withAscendingNames(data, descending: naming.descending) { names in
+      if let known = naming.collection, let id = CompositeIndex.plainID(data, names: names, collection: known.names) {
         return (DocumentKey(collection: known.path, id: id), known.number)
       }
       let registry = reader.store.registry
       guard let (collection, id) = CompositeIndex.groupNames(names) else {
         // An escaped zero byte in a segment: decoded whole.
-        guard let key = CompositeIndex.documentKey(index, names: names, in: nil),
+        guard let key = CompositeIndex.documentKey(naming.index, names: names, in: nil),
           let number = try registry.number(ofCollectionOf: key, in: txn)
         else { return nil }
         return (key, number)
@@ -358,9 +361,11 @@ extension QueryExecution {
       guard let id = UTF8Text.string(id),
         let (path, number) = try registry.collection(
           named: collection, in: txn,
-          decoding: { CompositeIndex.documentKey(index, names: names, in: nil)?.collectionPath })
+          decoding: { CompositeIndex.documentKey(naming.index, names: names, in: nil)?.collectionPath })
       else { return nil }
-      last?.collection = (UnsafeRawBufferPointer(rebasing: data[..<collection.count]), path, number)
+      if naming.remembers {
+        naming.collection = (UnsafeRawBufferPointer(rebasing: data[..<collection.count]), path, number)
+      }
       return (DocumentKey(collection: path, id: id), number)
     }
   }
@@ -410,9 +415,21 @@ extension QueryExecution {
   }
 }
 
-/// The collection a stream's last collection-group entry named: its names before the
-/// document's ID as the entry stores them (in the read transaction's map, valid while
-/// the query runs), its path and its number.
-private final class LastCollection {
+/// How a walk of a collection-group index names its entries' documents: the index, the
+/// direction its names are stored in (asked once: `namesDescending` looks through the
+/// fields, and passing the index itself to each entry's naming copied it, retaining its
+/// fields and group name), and, when `remembers`, the collection the walk's last entry
+/// named: its names before the document's ID as the entry stores them (in the read
+/// transaction's map, valid while the query runs), its path and its number.
+private final class GroupNaming {
+  let index: DeclaredIndex
+  let descending: Bool
+  let remembers: Bool
   @exclusivity(unchecked) var collection: (names: UnsafeRawBufferPointer, path: ResourcePath, number: CollectionNumber)?
+
+  init(_ index: DeclaredIndex, descending: Bool, remembers: Bool) {
+    self.index = index
+    self.descending = descending
+    self.remembers = remembers
+  }
 }
