@@ -170,10 +170,14 @@ final class QueryExecution {
     let planned = reads.count == 1 ? reads[0] : Array(reads.joined())
     var streams: [CandidateStream]
     // Streams of one plan that meets each document once need no check for repeats.
-    let distinct = planned.count == 1 && planned[0].plan.meetsEachDocumentOnce
+    var distinct = false
     if planned.count == 1 {
+      // Taken out once: each use of `planned[0]` copied the plan (its source's arrays, its
+      // description's closure), ~500 instructions.
+      let (plan, collection) = planned[0]
+      distinct = plan.meetsEachDocumentOnce
       // A lone plan may vouch for the filters itself (see `enforces`).
-      streams = try self.streams(planned[0].plan, collection: planned[0].collection, enforcing: conjunctions.first)
+      streams = try self.streams(plan, collection: collection, enforcing: conjunctions.first)
     } else {
       streams = []
       for (plan, collection) in planned { streams += try self.streams(plan, collection: collection, enforcing: nil) }
