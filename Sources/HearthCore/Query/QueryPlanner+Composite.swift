@@ -124,12 +124,9 @@ extension QueryPlanner {
   ) -> AccessPlan? {
     var prefixes = prefixes(index, layout, filters, collection: collection)
     guard !prefixes.isEmpty else { return nil }
-    if prefixes.count > 1 {
-      // Values an `in` lists twice (or `1` and `1.0`, one key) are read once.
-      let sorted = prefixes.sorted { KeyRange.compare($0, $1) < 0 }
-      prefixes = [sorted[0]]
-      for prefix in sorted.dropFirst() where prefix != prefixes.last { prefixes.append(prefix) }
-    }
+    // Values an `in` lists twice (or `1` and `1.0`, one key) are read once, as in
+    // `exactRanges`.
+    if prefixes.count > 1 { prefixes = Set(prefixes).sorted { KeyRange.compare($0, $1) < 0 } }
     // A document has one entry a prefix unless an `array-contains-any` fixes an array
     // field: then one under each element it holds.
     let repeats = zip(index.definition.fields, layout.fixing).contains { field, position in

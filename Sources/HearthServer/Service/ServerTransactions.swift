@@ -106,7 +106,7 @@ final class ServerTransactions: @unchecked Sendable {
     var locks: Set<LockTarget> = []
     /// An older transaction took its locks, or a read's lock did not come in time: its
     /// commit fails with ABORTED, for this reason.
-    var wounded: HearthError? = nil
+    var wounded: HearthError?
     /// Its commit is under way: it can no longer be wounded.
     var committing = false
   }
