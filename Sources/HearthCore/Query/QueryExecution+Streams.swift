@@ -266,25 +266,31 @@ extension QueryExecution {
   /// candidate is needed, so a limited query reads no more than it returns, plus one
   /// candidate a stream.
   ///
-  /// - Parameter distinct: no document is in two of the streams (the ranges of a plan
-  ///   that `meetsEachDocumentOnce`).
-  func merge(_ streams: [CandidateStream], distinct: Bool) throws -> [Candidate] {
+  /// - Parameters:
+  ///   - distinct: no document is in two of the streams (the ranges of a plan that
+  ///     `meetsEachDocumentOnce`, a group's collections).
+  ///   - sequential: the streams, read one after another, are in walk order
+  ///     (`inNameOrder`).
+  func merge(_ streams: [CandidateStream], distinct: Bool, sequential: Bool = false) throws -> [Candidate] {
     let last = query.limitType == .last
     let near = last ? query.endAt : query.startAt
     let far = last ? query.startAt : query.endAt
     // One walk meets each document once; several streams, or a whole plan read at once,
     // can meet one twice.
     let mayRepeat = (streams.count > 1 && !distinct) || streams.contains(where: \.mayRepeat)
-    // A lone walk is read straight, without a heap to order it against others.
-    let alone = streams.count == 1 && !mayRepeat ? streams[0] : nil
+    // A lone walk, or walks in sequence, are read straight, without a heap to order them
+    // against each other: `alone` is the one being read, `chained` its place.
+    let straight = sequential || (streams.count == 1 && !mayRepeat)
+    var alone = straight ? streams.first : nil
+    var chained = 0
     // Streams with sort keys are the ranges of one plan, walked in one direction.
     let keysForward = streams.first { $0.sortKeyStart != nil }?.walker?.forward ?? true
     // Only merged streams need a heap (its arrays and closure cost a lone walk's query
     // ~2k instructions).
     var heads: CandidateHeap? =
-      alone != nil
+      straight
       ? nil : CandidateHeap(streams: streams.count, keysForward: keysForward) { [self] in try walkOrder($0, $1) }
-    if alone == nil {
+    if !straight {
       for (index, stream) in streams.enumerated() {
         if let candidate = try next(stream) { try heads!.insert(candidate, stream: index) }
       }
@@ -300,8 +306,13 @@ extension QueryExecution {
     var refill: Int?
     while query.limit.map({ results.count < $0 }) ?? true {
       var candidate: Candidate
-      if let alone {
-        guard let read = try next(alone) else { break }
+      if straight {
+        guard let stream = alone else { break }
+        guard let read = try next(stream) else {
+          chained += 1
+          alone = chained < streams.count ? streams[chained] : nil
+          continue
+        }
         candidate = read
       } else {
         if let stream = refill, let read = try next(streams[stream]) { try heads!.insert(read, stream: stream) }

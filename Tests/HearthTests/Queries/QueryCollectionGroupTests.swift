@@ -64,6 +64,54 @@ struct QueryCollectionGroupTests {
     }
   }
 
+  /// Without a group index, a group is read collection by collection. Ordered by name
+  /// alone, the collections are read one after another in path order (so a limit reads no
+  /// more documents than it returns); a collection under a document of another
+  /// interleaves its documents with that one's, and the collections are merged instead.
+  /// Both give the same order, every way the results can be walked.
+  @Test func collectionsReadInSequenceKeepPathOrder() throws {
+    let flat = [
+      "posts/e", "posts/f", "users/u1/posts/a", "users/u1/posts/b", "users/u10/posts/d", "users/u2/posts/c",
+      "z/1/posts/g",
+    ]
+    var nested = flat
+    nested.insert("users/u1/posts/a/posts/x", at: 3)
+    for paths in [flat, nested] {
+      try withDatabase(settings: relaxed) { db in
+        let draft = "users/u10/posts/d"
+        try seed(
+          db,
+          paths: Dictionary(
+            uniqueKeysWithValues: paths.map { ($0, ["kind": $0 == draft ? "draft" : "post", "tags": ["a", "b"]]) }))
+        let group = db.collectionGroup("posts")
+        let b = try db.document("users/u1/posts/b").getDocument()
+        let byName = group.order(by: FieldPath.documentID())
+        let byNameDescending = group.order(by: FieldPath.documentID(), descending: true)
+        let label = paths.count == flat.count ? "flat" : "nested"
+        expectPaths(group, paths, label)
+        let posts = paths.filter { $0 != draft }
+        expectPaths(group.whereField("kind", isEqualTo: "post"), posts, label)
+        expectPaths(group.whereField("kind", isEqualTo: "post").limit(to: 5), Array(posts.prefix(5)), label)
+        expectPaths(group.whereField("tags", arrayContains: "b"), paths, label)
+        expectPaths(group.whereField("kind", in: ["post", "draft"]), paths, label)
+        expectPaths(group.whereField("kind", isNotEqualTo: "post"), [draft], label)
+        expectPaths(group.limit(to: 3), Array(paths.prefix(3)), label)
+        expectPaths(byName.limit(toLast: 2), Array(paths.suffix(2)), label)
+        expectPaths(byNameDescending, paths.reversed(), label)
+        expectPaths(byNameDescending.limit(to: 2), Array(paths.reversed().prefix(2)), label)
+        expectPaths(byNameDescending.limit(toLast: 2), Array(paths.prefix(2).reversed()), label)
+        let afterB = paths.firstIndex(of: "users/u1/posts/b")! + 1
+        expectPaths(group.start(afterDocument: b), Array(paths[afterB...]), label)
+        expectPaths(byName.end(beforeDocument: b).limit(toLast: 2), Array(paths[afterB - 3..<afterB - 1]), label)
+        expectPaths(byNameDescending.start(atDocument: b), Array(paths[..<afterB].reversed()), label)
+        if paths.count == flat.count {
+          let explanation = try group.limit(to: 2).explain()
+          #expect(explanation.documentsRead == 2, "\(explanation)")
+        }
+      }
+    }
+  }
+
   @Test func filtersAndOrderOnGroupsBreakTiesByFullPath() throws {
     try withDatabase(settings: relaxed) { db in
       try seed(

@@ -67,10 +67,17 @@ final class HearthSubject {
     _ = likes
   }
 
-  func readCollection() throws {
+  /// Each user's posts, one collection's `getDocuments()` at a time.
+  func readCollections() throws {
     var total = 0
     for user in workload.users { total += try database.collection("users/\(user)/posts").getDocuments().count }
     precondition(total == workload.documents.count)
+  }
+
+  /// Every post at once: the collection group's `getDocuments()`.
+  func readGroup() throws {
+    let count = try database.collectionGroup("posts").getDocuments().count
+    precondition(count == workload.documents.count)
   }
 
   func close() { database.close() }
@@ -171,23 +178,50 @@ final class LMDBSubject {
     precondition(bytes > 0)
   }
 
+  /// Each user's posts, the keys under its collection's path, in a read transaction of
+  /// their own (renewed, as Hearth's queries are).
+  func scanCollections() throws {
+    var txn: OpaquePointer?
+    mdb_txn_begin(env, nil, UInt32(MDB_RDONLY), &txn)
+    mdb_txn_reset(txn)
+    var count = 0
+    for user in workload.users {
+      mdb_txn_renew(txn)
+      count += copyValues(under: "users/\(user)/posts/", txn)
+      mdb_txn_reset(txn)
+    }
+    mdb_txn_abort(txn)
+    precondition(count == keys.count)
+  }
+
+  /// Every post in one cursor walk.
   func scan() throws {
     var txn: OpaquePointer?
     mdb_txn_begin(env, nil, UInt32(MDB_RDONLY), &txn)
+    let count = copyValues(under: "users/", txn)
+    mdb_txn_abort(txn)
+    precondition(count == keys.count)
+  }
+
+  /// Copies out the value of each key that begins with `prefix`; returns how many.
+  private func copyValues(under prefix: String, _ txn: OpaquePointer?) -> Int {
     var cursor: OpaquePointer?
     mdb_cursor_open(txn, dbi, &cursor)
-    var key = MDB_val()
-    var value = MDB_val()
+    defer { mdb_cursor_close(cursor) }
     var count = 0
-    var op = MDB_FIRST
-    while mdb_cursor_get(cursor, &key, &value, op) == 0 {
-      let copy = [UInt8](UnsafeRawBufferPointer(start: value.mv_data, count: value.mv_size))
-      if key.mv_size > 7 && copy.count > 0 { count += 1 }
-      op = MDB_NEXT
+    Array(prefix.utf8).withUnsafeBytes { p in
+      var key = MDB_val(mv_size: p.count, mv_data: UnsafeMutableRawPointer(mutating: p.baseAddress))
+      var value = MDB_val()
+      var op = MDB_SET_RANGE
+      while mdb_cursor_get(cursor, &key, &value, op) == 0, key.mv_size >= p.count,
+        memcmp(key.mv_data, p.baseAddress!, p.count) == 0
+      {
+        let copy = [UInt8](UnsafeRawBufferPointer(start: value.mv_data, count: value.mv_size))
+        if !copy.isEmpty { count += 1 }
+        op = MDB_NEXT
+      }
     }
-    mdb_cursor_close(cursor)
-    mdb_txn_abort(txn)
-    precondition(count >= keys.count)
+    return count
   }
 
   func close() { mdb_env_close(env) }
@@ -306,16 +340,39 @@ final class SQLiteSubject {
     precondition(bytes > 0)
   }
 
-  func scan() throws {
-    let statement = prepare("SELECT data FROM documents ORDER BY path")
+  /// Each user's posts, the rows whose paths lie under its collection's, by one
+  /// prepared statement bound for each (no post has a subcollection, whose paths the
+  /// range would hold too).
+  func selectCollections() throws {
+    let statement = prepare(Self.rangeSelect)
     defer { sqlite3_finalize(statement) }
+    var count = 0
+    for user in workload.users { count += copyRows(statement, under: "users/\(user)/posts") }
+    precondition(count == workload.documents.count)
+  }
+
+  /// Every post in one statement.
+  func scan() throws {
+    let statement = prepare(Self.rangeSelect)
+    defer { sqlite3_finalize(statement) }
+    precondition(copyRows(statement, under: "users") == workload.documents.count)
+  }
+
+  private static let rangeSelect = "SELECT data FROM documents WHERE path >= ?1 AND path < ?2 ORDER BY path"
+
+  /// Runs `rangeSelect` for the paths under `path` (from "path/" up to "path0", as "0"
+  /// follows "/"), copying out each row's data; returns how many.
+  private func copyRows(_ statement: OpaquePointer?, under path: String) -> Int {
+    sqlite3_bind_text(statement, 1, path + "/", -1, transient)
+    sqlite3_bind_text(statement, 2, path + "0", -1, transient)
+    defer { sqlite3_reset(statement) }
     var count = 0
     while sqlite3_step(statement) == SQLITE_ROW {
       let size = Int(sqlite3_column_bytes(statement, 0))
       let copy = [UInt8](UnsafeRawBufferPointer(start: sqlite3_column_blob(statement, 0), count: size))
       if !copy.isEmpty { count += 1 }
     }
-    precondition(count >= workload.documents.count)
+    return count
   }
 
   func close() {

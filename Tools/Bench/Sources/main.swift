@@ -125,9 +125,17 @@ func runFirstTable(workload: SocialWorkload, root: URL, arguments: BenchArgument
       name: "get → Codable struct", count: order.count,
       hearth: { _ in try hearth.getStructs(order) }, lmdb: { _ in try lmdb.gets(order) },
       sqlite: { _ in try sqlite.selects(order) }),
+    // A collection read whole: each side reads each user's posts on its own (Hearth a
+    // query and a read transaction a collection, SQLite a statement bound for its path
+    // range, LMDB a cursor over its keys).
     Operation(
       name: "read whole collection (per document)", count: workload.documents.count,
-      hearth: { _ in try hearth.readCollection() }, lmdb: { _ in try lmdb.scan() },
+      hearth: { _ in try hearth.readCollections() }, lmdb: { _ in try lmdb.scanCollections() },
+      sqlite: { _ in try sqlite.selectCollections() }),
+    // Every post at once: Hearth's collection group, the others' whole table.
+    Operation(
+      name: "read every post, collection group (per document)", count: workload.documents.count,
+      hearth: { _ in try hearth.readGroup() }, lmdb: { _ in try lmdb.scan() },
       sqlite: { _ in try sqlite.scan() }),
   ]
 
@@ -240,6 +248,7 @@ struct BenchArguments {
     "batched set (1,000 per commit)", "single durable set (fsync each)", "8 threads, durable single sets",
     "get → DocumentSnapshot",
     "get → [String: Any]", "get → Codable struct", "read whole collection (per document)",
+    "read every post, collection group (per document)",
   ]
 
   init(_ arguments: [String]) {
