@@ -221,8 +221,30 @@ final class QueryExecution {
       return nil
     }
     // Walked backward for a descending order, and for `limit(toLast:)` of an ascending one.
-    if orderBys[0].descending != (query.limitType == .last) { sorted.reverse() }
+    let backward = orderBys[0].descending != (query.limitType == .last)
+    if backward { sorted.reverse() }
+    // The collections wholly on the near side of the cursor the walk starts at are not
+    // read: a page of a group costs its own documents, not those of the pages before.
+    if let near = query.limitType == .last ? query.endAt : query.startAt,
+      case .reference(let key)? = near.values.first
+    {
+      sorted.removeAll { Self.side(of: $0.collection!.path, from: key) == (backward ? 1 : -1) }
+    }
     return sorted
+  }
+
+  /// -1 or 1 when every document of collection `path` orders before or after `key`; 0
+  /// when they may lie on either side (the collection holds `key`'s document or one of
+  /// its ancestors).
+  private static func side(of path: ResourcePath, from key: DocumentKey) -> Int {
+    let parent = key.collectionPath.segments
+    for (index, segment) in path.segments.enumerated() {
+      let order = NumericID.compare(segment, index < parent.count ? parent[index] : key.documentID)
+      if order != 0 { return order }
+      // The collection lies under `key`'s document, which orders before all it holds.
+      if index == parent.count { return 1 }
+    }
+    return 0
   }
 
   /// The results' bytes copied out of the read transaction into one buffer, which their

@@ -104,9 +104,22 @@ struct QueryCollectionGroupTests {
         expectPaths(group.start(afterDocument: b), Array(paths[afterB...]), label)
         expectPaths(byName.end(beforeDocument: b).limit(toLast: 2), Array(paths[afterB - 3..<afterB - 1]), label)
         expectPaths(byNameDescending.start(atDocument: b), Array(paths[..<afterB].reversed()), label)
+        let e = try db.document("posts/e").getDocument()
+        let u2 = try db.document("users/u2/posts/c").getDocument()
+        expectPaths(group.start(atDocument: e), paths, label)
+        expectPaths(byNameDescending.start(afterDocument: e), [], label)
+        expectPaths(byName.start(at: ["users/u1"]), Array(paths.drop { !$0.hasPrefix("users/") }), label)
+        expectPaths(
+          byName.start(at: ["users/u1/posts/a/posts/w"]), Array(paths.drop { $0 <= "users/u1/posts/a" }), label)
+        expectPaths(byNameDescending.start(afterDocument: u2), Array(paths.reversed().drop { $0 >= "users/u2" }), label)
         if paths.count == flat.count {
           let explanation = try group.limit(to: 2).explain()
           #expect(explanation.documentsRead == 2, "\(explanation)")
+          // A page after a cursor reads the cursor's document (to step past it) and its own.
+          let page = try group.start(afterDocument: b).limit(to: 2).explain()
+          #expect(page.documentsRead == 3, "\(page)")
+          let pageBack = try byNameDescending.start(afterDocument: u2).limit(to: 2).explain()
+          #expect(pageBack.documentsRead == 3, "\(pageBack)")
         }
       }
     }
