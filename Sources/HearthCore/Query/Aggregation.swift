@@ -95,7 +95,9 @@ extension StoreReader {
     }
     let fields = functions.compactMap(\.field)
     let execution = QueryExecution(reader: self, query: query, reading: fields, explaining: explaining)
-    let documents = try execution.matches(requireIndexes: requireIndexes).map(\.document)
+    // Without a limit, the aggregated documents are the same in any order (a sum is exact).
+    let documents = try execution.matches(requireIndexes: requireIndexes, inAnyOrder: query.limit == nil).map(
+      \.document)
     return (functions.map { $0.result(over: documents) }, execution.statistics)
   }
 }

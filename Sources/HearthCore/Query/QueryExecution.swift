@@ -164,7 +164,11 @@ final class QueryExecution {
 
   /// The results in query order, as the query saw them; their bytes are valid only in
   /// this transaction (an aggregation reads the decoded fields alone).
-  func matches(requireIndexes: Bool) throws -> [Candidate] {
+  ///
+  /// - Parameter inAnyOrder: the caller needs the results, not their order (an
+  ///   aggregation without a limit or cursors): a group's collections are then read one
+  ///   after another in any order.
+  func matches(requireIndexes: Bool, inAnyOrder: Bool = false) throws -> [Candidate] {
     let reads = try plans(requireIndexes: requireIndexes)
     // One conjunction's plans are not joined into a new array (~850 instructions).
     var planned = reads.count == 1 ? reads[0] : Array(reads.joined())
@@ -173,9 +177,13 @@ final class QueryExecution {
     var distinct = false
     // The collections of a group, when one after another they give the query's order.
     var sequential = false
-    if reads.count == 1, planned.count > 1, let ordered = inNameOrder(planned) {
-      planned = ordered
-      sequential = true
+    if reads.count == 1, planned.count > 1 {
+      if inAnyOrder, query.startAt == nil, query.endAt == nil, planned.allSatisfy(Self.readsInOneStream) {
+        sequential = true
+      } else if let ordered = inNameOrder(planned) {
+        planned = ordered
+        sequential = true
+      }
     }
     if planned.count == 1 {
       // Taken out once: each use of `planned[0]` copied the plan (its source's arrays, its
@@ -210,8 +218,7 @@ final class QueryExecution {
   /// first result).
   private func inNameOrder(_ planned: [PlannedRead]) -> [PlannedRead]? {
     let orderBys = order.orderBys
-    guard orderBys.count == 1, orderBys[0].field.isDocumentID,
-      planned.allSatisfy({ $0.collection != nil && ($0.plan.forward != nil || $0.plan.eachRangeForward == nil) })
+    guard orderBys.count == 1, orderBys[0].field.isDocumentID, planned.allSatisfy(Self.readsInOneStream)
     else { return nil }
     var sorted = planned.sorted { $0.collection!.path.compare($1.collection!.path) < 0 }
     // Sorted, a collection under a document of another follows it directly (any path
@@ -231,6 +238,12 @@ final class QueryExecution {
       sorted.removeAll { Self.side(of: $0.collection!.path, from: key) == (backward ? 1 : -1) }
     }
     return sorted
+  }
+
+  /// Whether the plan reads one collection in one stream in walk order: a walk in query
+  /// order, or its matches sorted (not ranges merged by their fields).
+  private static func readsInOneStream(_ read: PlannedRead) -> Bool {
+    read.collection != nil && (read.plan.forward != nil || read.plan.eachRangeForward == nil)
   }
 
   /// -1 or 1 when every document of collection `path` orders before or after `key`; 0

@@ -125,6 +125,34 @@ struct QueryCollectionGroupTests {
     }
   }
 
+  /// An aggregation without a limit reads a group's collections one after another in any
+  /// order; over an inequality, with collections nested in each other's documents, it
+  /// sees each matching document once.
+  @Test func aggregationsReadAGroupsCollectionsInAnyOrder() throws {
+    try withDatabase(settings: relaxed) { db in
+      var documents: [String: [String: Any]] = [:]
+      for user in 0..<6 {
+        for post in 0..<4 { documents["users/u\(user)/posts/p\(post)"] = ["n": user * 4 + post] }
+      }
+      documents["users/u1/posts/p2/posts/q"] = ["n": 100.5]
+      documents["posts/top"] = ["n": "not a number"]
+      documents["posts/none"] = ["other": 1]
+      try seed(db, paths: documents)
+      let group = db.collectionGroup("posts")
+      // n > 9: the integers 10…23 (14, summing to 231) and 100.5; the string is not a number.
+      let snapshot = try group.whereField("n", isGreaterThan: 9).aggregate([
+        AggregateField.count(), AggregateField.sum("n"), AggregateField.average("n"),
+      ]).getAggregation(source: .server)
+      #expect(snapshot.count.intValue == 15)
+      #expect(aggregateValue(snapshot.get(AggregateField.sum("n"))) == "double:331.5")
+      #expect(aggregateValue(snapshot.get(AggregateField.average("n"))) == "double:22.1")
+      // Every document with n, a string among them; the limit takes the 3 smallest numbers.
+      #expect(try group.count.getAggregation(source: .server).count.intValue == 27)
+      let limited = try group.limit(to: 3).aggregate([AggregateField.sum("n")]).getAggregation(source: .server)
+      #expect(aggregateValue(limited.get(AggregateField.sum("n"))) == "int:3")
+    }
+  }
+
   @Test func filtersAndOrderOnGroupsBreakTiesByFullPath() throws {
     try withDatabase(settings: relaxed) { db in
       try seed(
