@@ -131,8 +131,7 @@ extension DocumentStore {
     for group in Set(added.map(\.definition.collectionGroup)).union(changedGroups) {
       let newIndexes = added.filter { $0.definition.collectionGroup == group }
       let overridesChanged = changedGroups.contains(group)
-      for collection in try reader.collectionGroup(group) {
-        guard let number = try registry.number(of: collection, in: txn) else { continue }
+      for (number, collection) in try reader.collectionGroup(group) {
         try reader.forEachDocumentBytes(inCollection: collection) { key, bytes in
           let fields = try DocumentCodec.decode(bytes, key: key).fields
           for index in newIndexes {

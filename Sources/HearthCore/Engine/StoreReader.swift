@@ -152,8 +152,8 @@ package struct StoreReader {
     return result
   }
 
-  /// The paths of every collection whose ID is `collectionID`, at any depth.
-  package func collectionGroup(_ collectionID: String) throws -> [ResourcePath] {
-    try registry.group(collectionID, in: txn).map { try registry.path(of: $0, in: txn) }
+  /// The numbers and paths of every collection whose ID is `collectionID`, at any depth.
+  func collectionGroup(_ collectionID: String) throws -> [(number: CollectionNumber, path: ResourcePath)] {
+    try registry.group(collectionID, in: txn).map { ($0, try registry.path(of: $0, in: txn)) }
   }
 }
