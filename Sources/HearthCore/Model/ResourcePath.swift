@@ -65,6 +65,30 @@ package struct ResourcePath: Hashable, Sendable, CustomStringConvertible {
     return Value.order(segments.count, other.segments.count)
   }
 
+  /// Where this collection's documents fall in name order against the document at `key`.
+  enum Placement: Equatable {
+    /// All of them order before it, or all after it.
+    case before, after
+    /// It is this collection's document `id` (`isKey`), or lies under it: the documents
+    /// before `id` order before `key`, those after it after, and `id` itself, when not
+    /// `key`, is an ancestor of it, which orders first.
+    case around(id: String, isKey: Bool)
+  }
+
+  /// Where this collection's documents fall against the document at `key`: the first
+  /// segment where the paths differ decides for all of them.
+  func placement(against key: DocumentKey) -> Placement {
+    let parent = key.collectionPath.segments
+    for (index, segment) in segments.enumerated() {
+      let order = NumericID.compare(segment, index < parent.count ? parent[index] : key.documentID)
+      if order != 0 { return order < 0 ? .before : .after }
+      // This collection lies under `key`'s document, which orders before all it holds.
+      if index == parent.count { return .after }
+    }
+    let isKey = segments.count == parent.count
+    return .around(id: isKey ? key.documentID : parent[segments.count], isKey: isKey)
+  }
+
   // MARK: - Parsing and validation
 
   /// Parses a path string as the Swift SDK does: one leading and one trailing `/` are

@@ -243,7 +243,7 @@ final class QueryExecution {
     if let near = query.limitType == .last ? query.endAt : query.startAt,
       case .reference(let key)? = near.values.first
     {
-      sorted.removeAll { Self.side(of: $0.collection!.path, from: key) == (backward ? 1 : -1) }
+      sorted.removeAll { $0.collection!.path.placement(against: key) == (backward ? .after : .before) }
     }
     return sorted
   }
@@ -252,20 +252,6 @@ final class QueryExecution {
   /// order, or its matches sorted (not ranges merged by their fields).
   private static func readsInOneStream(_ read: PlannedRead) -> Bool {
     read.collection != nil && (read.plan.forward != nil || read.plan.eachRangeForward == nil)
-  }
-
-  /// -1 or 1 when every document of collection `path` orders before or after `key`; 0
-  /// when they may lie on either side (the collection holds `key`'s document or one of
-  /// its ancestors).
-  private static func side(of path: ResourcePath, from key: DocumentKey) -> Int {
-    let parent = key.collectionPath.segments
-    for (index, segment) in path.segments.enumerated() {
-      let order = NumericID.compare(segment, index < parent.count ? parent[index] : key.documentID)
-      if order != 0 { return order }
-      // The collection lies under `key`'s document, which orders before all it holds.
-      if index == parent.count { return 1 }
-    }
-    return 0
   }
 
   /// The results' bytes copied out of the read transaction into one buffer, which their

@@ -256,11 +256,26 @@ struct QueryPlanner {
     var range = KeyRange.prefixed(collection.bytes)
     var narrowed = false
     for filter in filters where filter.field.isDocumentID && filter.op.isRange {
-      guard case .reference(let key) = filter.value, key.collectionPath == path else { continue }
-      let bound = KeyLayout.documentKey(collection, key.documentID)
-      let inclusive = filter.op == .lessThanOrEqual || filter.op == .greaterThanOrEqual
+      guard case .reference(let key) = filter.value else { continue }
+      let lower = filter.op == .greaterThan || filter.op == .greaterThanOrEqual
+      var inclusive = filter.op == .lessThanOrEqual || filter.op == .greaterThanOrEqual
+      // A bound in another collection (a collection group's, or one below this) narrows
+      // this one too: to nothing when all its documents lie past it, or at the ancestor
+      // of the bound's document that this collection holds, which orders before it.
+      let id: String
+      switch path.placement(against: key) {
+      case .before where !lower, .after where lower: continue
+      case .before, .after:
+        range = KeyRange(lower: range.lower, lowerInclusive: false, upper: range.lower, upperInclusive: false)
+        narrowed = true
+        continue
+      case .around(let documentID, let isKey):
+        id = documentID
+        if !isKey { inclusive = !lower }
+      }
+      let bound = KeyLayout.documentKey(collection, id)
       let side =
-        filter.op == .greaterThan || filter.op == .greaterThanOrEqual
+        lower
         ? KeyRange(lower: bound, lowerInclusive: inclusive, upper: range.upper, upperInclusive: range.upperInclusive)
         : KeyRange(lower: range.lower, lowerInclusive: range.lowerInclusive, upper: bound, upperInclusive: inclusive)
       range = range.intersection(side)

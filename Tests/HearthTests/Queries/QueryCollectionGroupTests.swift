@@ -112,7 +112,29 @@ struct QueryCollectionGroupTests {
         expectPaths(
           byName.start(at: ["users/u1/posts/a/posts/w"]), Array(paths.drop { $0 <= "users/u1/posts/a" }), label)
         expectPaths(byNameDescending.start(afterDocument: u2), Array(paths.reversed().drop { $0 >= "users/u2" }), label)
+        // `__name__` ranges, bounds in other collections than a document's own: those
+        // collections are read from the bound's ancestor on, or not at all.
+        let name = FieldPath.documentID()
+        let x = paths.filter { $0.hasPrefix("users/u1/posts/a/") }
+        let users1 = group.whereField(name, isGreaterThanOrEqualTo: "users/u1").whereField(
+          name, isLessThan: "users/u1~")
+        expectPaths(users1, ["users/u1/posts/a"] + x + ["users/u1/posts/b", "users/u10/posts/d"], label)
+        expectPaths(
+          group.whereField(name, isGreaterThan: "users/u1/posts/a").whereField(
+            name, isLessThanOrEqualTo: "users/u2/posts/c"),
+          x + ["users/u1/posts/b", "users/u10/posts/d", "users/u2/posts/c"], label)
+        expectPaths(group.whereField(name, isLessThan: "posts/f"), ["posts/e"], label)
+        expectPaths(
+          group.whereField(name, isGreaterThanOrEqualTo: "users/u1/posts/a/posts/w"),
+          x + ["users/u1/posts/b", "users/u10/posts/d", "users/u2/posts/c", "z/1/posts/g"], label)
+        expectPaths(
+          group.whereField(name, isLessThanOrEqualTo: "users/u1/posts/a/posts/w"),
+          ["posts/e", "posts/f", "users/u1/posts/a"], label)
+        expectPaths(
+          db.collection("users/u1/posts").whereField(name, isLessThan: db.document("users/u1/posts/a/posts/w")),
+          ["users/u1/posts/a"], label)
         if paths.count == flat.count {
+          #expect(try users1.explain().documentsRead == 3)
           let explanation = try group.limit(to: 2).explain()
           #expect(explanation.documentsRead == 2, "\(explanation)")
           // A page after a cursor reads the cursor's document (to step past it) and its own.
