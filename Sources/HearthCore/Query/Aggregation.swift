@@ -96,8 +96,8 @@ extension StoreReader {
     let fields = functions.compactMap(\.field)
     let execution = QueryExecution(reader: self, query: query, reading: fields, explaining: explaining)
     // Without a limit, the aggregated documents are the same in any order (a sum is exact).
-    let documents = try execution.matches(requireIndexes: requireIndexes, inAnyOrder: query.limit == nil).map(
-      \.document)
+    let matches = try execution.matches(requireIndexes: requireIndexes, inAnyOrder: query.limit == nil)
+    let documents = matches.map(\.document)
     return (functions.map { $0.result(over: documents) }, execution.statistics)
   }
 }

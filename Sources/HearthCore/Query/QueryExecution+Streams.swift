@@ -269,8 +269,8 @@ extension QueryExecution {
   /// - Parameters:
   ///   - distinct: no document is in two of the streams (the ranges of a plan that
   ///     `meetsEachDocumentOnce`, a group's collections).
-  ///   - sequential: the streams, read one after another, are in walk order
-  ///     (`inNameOrder`).
+  ///   - sequential: the streams are read one after another: they are in walk order
+  ///     (`inNameOrder`), or the caller takes the results in any order.
   func merge(_ streams: [CandidateStream], distinct: Bool, sequential: Bool = false) throws -> [Candidate] {
     let last = query.limitType == .last
     let near = last ? query.endAt : query.startAt
