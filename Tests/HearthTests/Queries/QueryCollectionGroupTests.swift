@@ -124,6 +124,9 @@ struct QueryCollectionGroupTests {
             name, isLessThanOrEqualTo: "users/u2/posts/c"),
           x + ["users/u1/posts/b", "users/u10/posts/d", "users/u2/posts/c"], label)
         expectPaths(group.whereField(name, isLessThan: "posts/f"), ["posts/e"], label)
+        let listed = ["users/u2/posts/c", "posts/e", "users/u1/posts/b"]
+        expectPaths(group.whereField(name, in: listed), ["posts/e", "users/u1/posts/b", "users/u2/posts/c"], label)
+        expectPaths(group.whereField(name, notIn: listed), paths.filter { !listed.contains($0) }, label)
         expectPaths(
           group.whereField(name, isGreaterThanOrEqualTo: "users/u1/posts/a/posts/w"),
           x + ["users/u1/posts/b", "users/u10/posts/d", "users/u2/posts/c", "z/1/posts/g"], label)
