@@ -269,20 +269,25 @@ extension QueryExecution {
   /// - Parameters:
   ///   - distinct: no document is in two of the streams (the ranges of a plan that
   ///     `meetsEachDocumentOnce`, a group's collections).
-  ///   - sequential: the streams are read one after another: they are in walk order
-  ///     (`inNameOrder`), or the caller takes the results in any order.
-  func merge(_ streams: [CandidateStream], distinct: Bool, sequential: Bool = false) throws -> [Candidate] {
+  ///   - sequence: instead of `streams`, streams to read one after another, each made
+  ///     when the one before it ends (so that a limit met early makes no more walks):
+  ///     they are in walk order (`inNameOrder`), or the caller takes the results in any
+  ///     order, and meet no document twice.
+  func merge(
+    _ streams: [CandidateStream], distinct: Bool, sequence: (() throws -> CandidateStream?)? = nil
+  ) throws -> [Candidate] {
     let last = query.limitType == .last
     let near = last ? query.endAt : query.startAt
     let far = last ? query.startAt : query.endAt
+    // A lone walk, or walks in sequence, are read straight, without a heap to order them
+    // against each other: `alone` is the one being read.
+    var alone = try sequence?()
     // One walk meets each document once; several streams, or a whole plan read at once,
     // can meet one twice.
-    let mayRepeat = (streams.count > 1 && !distinct) || streams.contains(where: \.mayRepeat)
-    // A lone walk, or walks in sequence, are read straight, without a heap to order them
-    // against each other: `alone` is the one being read, `chained` its place.
-    let straight = sequential || (streams.count == 1 && !mayRepeat)
-    var alone = straight ? streams.first : nil
-    var chained = 0
+    var mayRepeat =
+      (streams.count > 1 && !distinct) || streams.contains(where: \.mayRepeat) || alone?.mayRepeat == true
+    let straight = sequence != nil || (streams.count == 1 && !mayRepeat)
+    if sequence == nil, straight { alone = streams[0] }
     // Streams with sort keys are the ranges of one plan, walked in one direction.
     let keysForward = streams.first { $0.sortKeyStart != nil }?.walker?.forward ?? true
     // Only merged streams need a heap (its arrays and closure cost a lone walk's query
@@ -309,8 +314,8 @@ extension QueryExecution {
       if straight {
         guard let stream = alone else { break }
         guard let read = try next(stream) else {
-          chained += 1
-          alone = chained < streams.count ? streams[chained] : nil
+          alone = try sequence?()
+          if alone?.mayRepeat == true { mayRepeat = true }
           continue
         }
         candidate = read

@@ -174,6 +174,7 @@ final class QueryExecution {
     var distinct = false
     // The collections of a group, when one after another they give the query's order.
     var sequential = false
+    var sequence: (() throws -> CandidateStream?)?
     if reads.count == 1, planned.count > 1 {
       if inAnyOrder, query.startAt == nil, query.endAt == nil, planned.allSatisfy(Self.readsInOneStream) {
         sequential = true
@@ -189,16 +190,25 @@ final class QueryExecution {
       distinct = plan.meetsEachDocumentOnce
       // A lone plan may vouch for the filters itself (see `enforces`).
       streams = try self.streams(plan, collection: collection, enforcing: conjunctions.first)
+    } else if sequential {
+      // Each plan's stream made when the one before it ends; each plan may vouch for the
+      // filters as a lone one does: none is ordered against another's by its fields.
+      streams = []
+      var index = 0
+      let filters = conjunctions.first
+      sequence = { [self] in
+        while index < planned.count {
+          let (plan, collection) = planned[index]
+          index += 1
+          if let stream = try self.streams(plan, collection: collection, enforcing: filters).first { return stream }
+        }
+        return nil
+      }
     } else {
       streams = []
-      // Read in sequence, each plan may vouch for the filters as a lone one does: none is
-      // ordered against another's by its fields.
-      let filters = sequential ? conjunctions.first : nil
-      for (plan, collection) in planned {
-        streams += try self.streams(plan, collection: collection, enforcing: filters)
-      }
+      for (plan, collection) in planned { streams += try self.streams(plan, collection: collection, enforcing: nil) }
     }
-    var matches = try merge(streams, distinct: distinct || sequential, sequential: sequential)
+    var matches = try merge(streams, distinct: distinct, sequence: sequence)
     if query.limitType == .last { matches.reverse() }
     describe(reads)
     statistics.resultsReturned = matches.count
