@@ -268,7 +268,7 @@ extension QueryExecution {
   ///
   /// - Parameters:
   ///   - distinct: no document is in two of the streams (the ranges of a plan that
-  ///     `meetsEachDocumentOnce`, a group's collections).
+  ///     `meetsEachDocumentOnce`).
   ///   - sequence: instead of `streams`, streams to read one after another, each made
   ///     when the one before it ends (so that a limit met early makes no more walks):
   ///     they are in walk order (`inNameOrder`), or the caller takes the results in any
