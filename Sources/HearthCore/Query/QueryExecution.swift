@@ -168,44 +168,32 @@ final class QueryExecution {
   func matches(requireIndexes: Bool, inAnyOrder: Bool = false) throws -> [Candidate] {
     let reads = try plans(requireIndexes: requireIndexes)
     // One conjunction's plans are not joined into a new array (~850 instructions).
-    var planned = reads.count == 1 ? reads[0] : Array(reads.joined())
-    var streams: [CandidateStream]
+    let planned = reads.count == 1 ? reads[0] : Array(reads.joined())
+    var streams: [CandidateStream] = []
     // Streams of one plan that meets each document once need no check for repeats.
     var distinct = false
-    // The collections of a group, when one after another they give the query's order.
-    var sequential = false
     var sequence: (() throws -> CandidateStream?)?
-    if reads.count == 1, planned.count > 1 {
-      if inAnyOrder, query.startAt == nil, query.endAt == nil, planned.allSatisfy(Self.readsInOneStream) {
-        sequential = true
-      } else if let ordered = inNameOrder(planned) {
-        planned = ordered
-        sequential = true
+    if let inSequence = readInSequence(reads, planned, inAnyOrder: inAnyOrder) {
+      // Each plan's stream made when the one before it ends; each plan may vouch for the
+      // filters as a lone one does: none is ordered against another's by its fields.
+      var index = 0
+      let filters = conjunctions.first
+      sequence = { [self] in
+        while index < inSequence.count {
+          let (plan, collection) = inSequence[index]
+          index += 1
+          if let stream = try self.streams(plan, collection: collection, enforcing: filters).first { return stream }
+        }
+        return nil
       }
-    }
-    if planned.count == 1 {
+    } else if planned.count == 1 {
       // Taken out once: each use of `planned[0]` copied the plan (its source's arrays, its
       // description's closure), ~500 instructions.
       let (plan, collection) = planned[0]
       distinct = plan.meetsEachDocumentOnce
       // A lone plan may vouch for the filters itself (see `enforces`).
       streams = try self.streams(plan, collection: collection, enforcing: conjunctions.first)
-    } else if sequential {
-      // Each plan's stream made when the one before it ends; each plan may vouch for the
-      // filters as a lone one does: none is ordered against another's by its fields.
-      streams = []
-      var index = 0
-      let filters = conjunctions.first
-      sequence = { [self] in
-        while index < planned.count {
-          let (plan, collection) = planned[index]
-          index += 1
-          if let stream = try self.streams(plan, collection: collection, enforcing: filters).first { return stream }
-        }
-        return nil
-      }
     } else {
-      streams = []
       for (plan, collection) in planned { streams += try self.streams(plan, collection: collection, enforcing: nil) }
     }
     var matches = try merge(streams, distinct: distinct, sequence: sequence)
@@ -213,6 +201,19 @@ final class QueryExecution {
     describe(reads)
     statistics.resultsReturned = matches.count
     return matches
+  }
+
+  /// The plans of one conjunction's several collections (a group's) to read one after
+  /// another instead of merged: in any order for a caller that takes the results so
+  /// (without cursors, which the walk would have to meet in order), else `inNameOrder`.
+  private func readInSequence(_ reads: [[PlannedRead]], _ planned: [PlannedRead], inAnyOrder: Bool)
+    -> [PlannedRead]?
+  {
+    guard reads.count == 1, planned.count > 1 else { return nil }
+    if inAnyOrder, query.startAt == nil, query.endAt == nil, planned.allSatisfy(Self.readsInOneStream) {
+      return planned
+    }
+    return inNameOrder(planned)
   }
 
   /// The plans of a group's collections in walk order, when the query is ordered by
@@ -259,7 +260,8 @@ final class QueryExecution {
   }
 
   /// Whether the plan reads one collection in one stream in walk order: a walk in query
-  /// order, or its matches sorted (not ranges merged by their fields).
+  /// order, or its matches sorted (not ranges merged by their fields), as
+  /// `streams(_:collection:enforcing:)` makes them.
   private static func readsInOneStream(_ read: PlannedRead) -> Bool {
     read.collection != nil && (read.plan.forward != nil || read.plan.eachRangeForward == nil)
   }
