@@ -182,6 +182,14 @@ package enum DocumentCodec {
     }
   }
 
+  /// Whether the bytes are of this format and match their checksum (what `verify`
+  /// checks, without building its error).
+  static func isIntact(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    bytes.count > bodyOffset && bytes[0] == version
+      && UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 1, as: UInt32.self))
+        == checksum(of: UnsafeRawBufferPointer(rebasing: bytes[bodyOffset...]))
+  }
+
   /// Checks the format version and the checksum.
   ///
   /// - Throws: `dataLoss` naming `key`.

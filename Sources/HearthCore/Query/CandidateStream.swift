@@ -9,6 +9,10 @@ struct Candidate {
   /// check it again: its index entry proves it (and then only the fields the caller reads
   /// were decoded), or it was checked when its plan was read whole.
   var enforced: Bool
+  /// Whether its checksum was checked when it was read: always when fields were decoded
+  /// from it; otherwise, for a run that copies its results out, when it is copied (see
+  /// `QueryExecution.checksOnCopy`).
+  var checked = true
   /// Its index entry's bytes that order it among the entries of its plan's other ranges,
   /// when its stream is merged with them by key (see `SortKey`).
   var sortKey: SortKey? = nil

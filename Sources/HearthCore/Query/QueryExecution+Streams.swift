@@ -398,16 +398,19 @@ extension QueryExecution {
     return try match(key, bytes, enforced: enforced, names: names)
   }
 
-  /// A document read: its bytes verified once, and the fields `names` decoded (see
+  /// A document read: its bytes verified once (before any field is decoded, or when
+  /// copied out, see `checksOnCopy`), and the fields `names` decoded (see
   /// `projection(enforced:merged:)`). The key is consumed (moved into the candidate):
   /// a copy retained and released its collection's path and ID, a document.
   private func match(
     _ key: consuming DocumentKey, _ bytes: UnsafeRawBufferPointer, enforced: Bool, names: [[UInt8]]
   ) throws -> Candidate {
     statistics.documentsRead += 1
-    try DocumentCodec.verify(bytes, key: key)
+    let checked = !names.isEmpty || !checksOnCopy
+    if checked { try DocumentCodec.verify(bytes, key: key) }
     let fields = try decode(bytes, key, names)
-    return Candidate(document: QueryDocument(key: key, fields: fields), bytes: bytes, enforced: enforced)
+    return Candidate(
+      document: QueryDocument(key: key, fields: fields), bytes: bytes, enforced: enforced, checked: checked)
   }
 
   /// The fields a document read decodes: only those the caller reads when its index entry

@@ -40,6 +40,14 @@ final class QueryExecution {
   /// (`CandidateStream.names`): read through these accessors, each document would pay a
   /// retain and a release.
   @exclusivity(unchecked) private var madeProjections: (all: [[UInt8]]?, reading: [[UInt8]]?, merge: [[UInt8]]?)
+  /// Whether a document none of whose fields is decoded has its checksum checked when
+  /// `copyOut` copies it rather than when it is read (set by the runs that copy their
+  /// results out). The check is the first pass over a document's bytes, and paid for
+  /// bringing them in from memory; after the copy, which brings them in anyway, it reads
+  /// them from the cache: a whole collection read 5–8% faster (hearth-bench, December
+  /// 2026). Every document returned is still checked, and every one decoded is checked
+  /// first; one skipped unread (before a start cursor on `__name__`) is not.
+  @exclusivity(unchecked) private(set) var checksOnCopy = false
 
   /// The aggregated fields: a document lacking one is left out.
   let reading: [FieldPath]
@@ -138,10 +146,11 @@ final class QueryExecution {
   }
 
   func run(requireIndexes: Bool) throws -> QueryResult {
+    checksOnCopy = true
     let matches = try matches(requireIndexes: requireIndexes)
     var documents: [EncodedDocument] = []
     documents.reserveCapacity(matches.count)
-    copyOut(matches, pooled: false) { documents.append(EncodedDocument(key: $0, verified: $1.bytes[$2])) }
+    try copyOut(matches, pooled: false) { documents.append(EncodedDocument(key: $0, verified: $1.bytes[$2])) }
     return QueryResult(documents: documents, statistics: statistics)
   }
 
@@ -154,6 +163,7 @@ final class QueryExecution {
     requireIndexes: Bool, reserve: (Int) -> Void,
     _ each: (consuming DocumentKey, ResultBuffer, Range<Int>) throws -> Void
   ) throws {
+    checksOnCopy = true
     let matches = try matches(requireIndexes: requireIndexes)
     reserve(matches.count)
     try copyOut(matches, pooled: true, each)
@@ -272,21 +282,36 @@ final class QueryExecution {
   /// release it). The candidates' array goes back to the store's `ResultBuffers` for the
   /// next merge; the buffer comes from there too when `pooled` (for snapshots, not for
   /// `EncodedDocument`s, whose slices of it listeners keep: a reuse would copy it).
+  ///
+  /// - Throws: `dataLoss` naming the first result whose copy fails the checksum check
+  ///   left to it (`checksOnCopy`).
   private func copyOut(
     _ matches: consuming [Candidate], pooled: Bool,
     _ each: (consuming DocumentKey, ResultBuffer, Range<Int>) throws -> Void
-  ) rethrows {
+  ) throws {
     let buffers = reader.store.resultBuffers
-    let buffer = matches.withUnsafeBufferPointer { candidates in
+    let buffer = try matches.withUnsafeBufferPointer { candidates in
       let total = candidates.reduce(0) { $0 + $1.bytes.count }
+      // The first candidate whose copy fails its check (`checksOnCopy`).
+      var damaged: Int?
       func fill(_ buffer: UnsafeMutableRawBufferPointer) {
         var position = 0
-        for candidate in candidates where !candidate.bytes.isEmpty {
-          UnsafeMutableRawBufferPointer(rebasing: buffer[position...]).copyMemory(from: candidate.bytes)
-          position += candidate.bytes.count
+        // By index: a loop variable copied each candidate (its key retained and released).
+        for index in candidates.indices {
+          let bytes = candidates[index].bytes
+          guard !bytes.isEmpty else { continue }
+          let copy = UnsafeMutableRawBufferPointer(rebasing: buffer[position..<position + bytes.count])
+          copy.copyMemory(from: bytes)
+          if !candidates[index].checked, damaged == nil, !DocumentCodec.isIntact(UnsafeRawBufferPointer(copy)) {
+            damaged = index
+          }
+          position += bytes.count
         }
       }
-      return pooled ? buffers.buffer(holding: total, fill) : ResultBuffer(holding: total, fill)
+      let buffer = pooled ? buffers.buffer(holding: total, fill) : ResultBuffer(holding: total, fill)
+      // Its error named from the original, still in the read transaction.
+      if let damaged { try DocumentCodec.verify(candidates[damaged].bytes, key: candidates[damaged].document.key) }
+      return buffer
     }
     // Taken from the end, which moves a candidate out; reversing first only swaps them.
     matches.withUnsafeMutableBufferPointer { $0.reverse() }
