@@ -407,7 +407,13 @@ extension QueryExecution {
   ) throws -> Candidate {
     statistics.documentsRead += 1
     let checked = !names.isEmpty || !checksOnCopy
-    if checked { try DocumentCodec.verify(bytes, key: key) }
+    if checked {
+      try DocumentCodec.verify(bytes, key: key)
+    } else {
+      // Its bytes are next read when copied out, after the rest of the walk: they come
+      // in from memory meanwhile instead of stalling the copy.
+      prefetch(bytes)
+    }
     let fields = try decode(bytes, key, names)
     return Candidate(
       document: QueryDocument(key: key, fields: fields), bytes: bytes, enforced: enforced, checked: checked)
