@@ -86,6 +86,8 @@ final class CandidateStream {
   /// An entry read past a cut key's documents, to take next.
   @exclusivity(unchecked) var held: Cursor.Entry?
   @exclusivity(unchecked) var nextID = 0
+  /// The map's pages a walk of whole documents enters, prefetched (see `PagePrefetcher`).
+  @exclusivity(unchecked) var pages = PagePrefetcher()
 
   /// Where, in each entry's key, the bytes that order it among the merged ranges' entries
   /// begin (after its range's equality prefix; past the key's end when only the name

@@ -193,6 +193,7 @@ extension QueryExecution {
       return nil
     case .documents:
       guard let (key, bytes) = try stream.walker!.next() else { return nil }
+      stream.pages.enter(key.baseAddress)
       guard let id = KeyLayout.documentID(inKey: key) else {
         throw HearthError.dataLoss("A document key in collection \(stream.collection!.path) is not valid UTF-8")
       }
