@@ -19,16 +19,18 @@ package func prefetch(_ bytes: UnsafeRawBufferPointer) {
 /// in pieces of this one.
 package struct PagePrefetcher {
   private static let pageSize = UInt(max(sysconf(Int32(_SC_PAGESIZE)), 4096))
+  /// The last page entered (0: none yet).
   private var page: UInt = 0
 
   package init() {}
 
-  /// Prefetches the page holding `address` unless it is the page of the last call.
+  /// Prefetches the page holding `address` unless it is the page of the last call (or
+  /// `address` is `nil`).
   package mutating func enter(_ address: UnsafeRawPointer?) {
     let size = Self.pageSize
     let page = UInt(bitPattern: address) & ~(size - 1)
-    guard page != self.page else { return }
+    guard page != 0, page != self.page else { return }
     self.page = page
-    prefetch(UnsafeRawBufferPointer(start: UnsafeRawPointer(bitPattern: page), count: Int(size)))
+    hearth_prefetch(UnsafeRawPointer(bitPattern: page), size)
   }
 }
