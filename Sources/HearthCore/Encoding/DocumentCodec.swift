@@ -184,28 +184,24 @@ package enum DocumentCodec {
 
   /// Whether the bytes are of this format and match their checksum (what `verify`
   /// checks, without building its error).
-  static func isIntact(_ bytes: UnsafeRawBufferPointer) -> Bool {
-    bytes.count > bodyOffset && bytes[0] == version
-      && UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 1, as: UInt32.self))
-        == checksum(of: UnsafeRawBufferPointer(rebasing: bytes[bodyOffset...]))
-  }
+  static func isIntact(_ bytes: UnsafeRawBufferPointer) -> Bool { damage(bytes) == nil }
 
   /// Checks the format version and the checksum.
   ///
   /// - Throws: `dataLoss` naming `key`.
   package static func verify(_ bytes: UnsafeRawBufferPointer, key: DocumentKey) throws {
-    guard bytes.count > bodyOffset else {
-      throw HearthError.dataLoss("Document \(key) is damaged: \(bytes.count) bytes is too short")
-    }
-    guard bytes[0] == version else {
-      throw HearthError.dataLoss("Document \(key) is damaged: unknown document format \(bytes[0])")
-    }
+    if let damage = damage(bytes) { throw HearthError.dataLoss("Document \(key) is damaged: \(damage)") }
+  }
+
+  /// What is wrong with the bytes (too short, another format, a checksum they do not
+  /// match), or `nil` when they are intact.
+  private static func damage(_ bytes: UnsafeRawBufferPointer) -> String? {
+    guard bytes.count > bodyOffset else { return "\(bytes.count) bytes is too short" }
+    guard bytes[0] == version else { return "unknown document format \(bytes[0])" }
     let stored = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 1, as: UInt32.self))
     let computed = checksum(of: UnsafeRawBufferPointer(rebasing: bytes[bodyOffset...]))
-    guard stored == computed else {
-      throw HearthError.dataLoss(
-        "Document \(key) is damaged: its checksum is \(hex(stored)) but its bytes sum to \(hex(computed))")
-    }
+    guard stored == computed else { return "its checksum is \(hex(stored)) but its bytes sum to \(hex(computed))" }
+    return nil
   }
 
   private static func hex(_ value: UInt32) -> String {
