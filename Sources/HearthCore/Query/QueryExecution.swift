@@ -125,13 +125,13 @@ final class QueryExecution {
         }
       }
     }
-    var collections: [(CollectionNumber, ResourcePath)]?
-    func collectionsRead() throws -> [(CollectionNumber, ResourcePath)] {
+    var collections: [(number: CollectionNumber, path: ResourcePath)]?
+    func collectionsRead() throws -> [(number: CollectionNumber, path: ResourcePath)] {
       if let collections { return collections }
-      let found: [(CollectionNumber, ResourcePath)]
+      let found: [(number: CollectionNumber, path: ResourcePath)]
       switch query.target {
       case .collection(let path): found = try reader.store.registry.number(of: path, in: txn).map { [($0, path)] } ?? []
-      case .group(let collectionID): found = try reader.collectionGroup(collectionID).map { ($0, $1) }
+      case .group(let collectionID): found = try reader.collectionGroup(collectionID)
       }
       collections = found
       return found
