@@ -97,7 +97,8 @@ package final class Environment: @unchecked Sendable {
   /// How many checkpoints this process made.
   let checkpoints = Atomic<Int>(0)
   private var tables: [String: Table] = [:]
-  private var idleReaders: [(txn: OpaquePointer, cursors: [SpareCursor])] = []
+  /// Unchecked for exclusivity: every access holds `idleReadersLock` (two a read).
+  @exclusivity(unchecked) private var idleReaders: [(txn: OpaquePointer, cursors: [SpareCursor])] = []
   private let idleReadersLock = NSLock()
   private static let idleReaderLimit = 32
   /// How often this process grew the map, and adopted a map another process grew.

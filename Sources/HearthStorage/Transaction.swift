@@ -10,12 +10,16 @@ package class ReadTransaction {
   private var isLive = true
   /// The cursors it opened, the newest first, linked through `Cursor.nextOpen`: a list
   /// that needs no array (growing one cost a query ~2.6k instructions).
-  private var openCursors: Cursor?
+  ///
+  /// It and `spareCursors` skip the dynamic exclusivity check (~80 instructions an
+  /// access, a few a cursor): a transaction is used by one thread, and no access to them
+  /// calls out while it lasts.
+  @exclusivity(unchecked) private var openCursors: Cursor?
   /// LMDB cursors that an earlier read on the same (reset and renewed) transaction
   /// opened, renewed here instead of opened again (`mdb_cursor_renew`: read-only cursors
   /// may move between transactions, which spares LMDB's allocation of each). A write
   /// transaction has none: LMDB frees its cursors when it ends.
-  var spareCursors: [SpareCursor]
+  @exclusivity(unchecked) var spareCursors: [SpareCursor]
 
   init(_ txn: OpaquePointer, spareCursors: [SpareCursor] = []) {
     self.txn = txn

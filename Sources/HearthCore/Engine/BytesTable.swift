@@ -6,13 +6,15 @@ import Foundation
 /// registry keeps collections in it by path and by the names that group index entries
 /// give them; a point get makes one lookup, a group query one a result.
 struct BytesTable<Value: Sendable>: Sendable {
-  private struct Slot {
-    let bytes: [UInt8]
-    let value: Value
-  }
   /// Each slot's hash, 0 when empty (`hash` never gives 0): probed without copying a slot.
   private var hashes = [UInt64](repeating: 0, count: 64)
-  private var slots = [Slot?](repeating: nil, count: 64)
+  /// Where each slot's bytes lie in `arena`. The bytes of every entry are kept in one
+  /// array rather than one each: a lookup then compares them in place, without copying
+  /// (retaining and releasing) an array or reading its header first, one memory access
+  /// less a group query's result.
+  private var spans = [(start: Int, count: Int)](repeating: (0, 0), count: 64)
+  private var values = [Value?](repeating: nil, count: 64)
+  private var arena: [UInt8] = []
   private var count = 0
 
   /// The value kept for `bytes`, when there is one.
@@ -21,36 +23,43 @@ struct BytesTable<Value: Sendable>: Sendable {
     let mask = hashes.count - 1
     var index = Int(truncatingIfNeeded: hash) & mask
     while hashes[index] != 0 {
-      if hashes[index] == hash, let slot = slots[index], slot.bytes.count == bytes.count,
-        slot.bytes.isEmpty
-          || slot.bytes.withUnsafeBytes({ memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 })
-      {
-        return slot.value
+      if hashes[index] == hash, spans[index].count == bytes.count, matches(spans[index], bytes) {
+        return values[index]
       }
       index = (index + 1) & mask
     }
     return nil
   }
 
+  private func matches(_ span: (start: Int, count: Int), _ bytes: UnsafeRawBufferPointer) -> Bool {
+    bytes.isEmpty
+      || arena.withUnsafeBytes { memcmp($0.baseAddress! + span.start, bytes.baseAddress!, bytes.count) == 0 }
+  }
+
   /// Adds bytes not yet in the table; the table doubles when half full.
-  mutating func insert(_ bytes: [UInt8], _ value: Value) {
-    let hash = bytes.withUnsafeBytes(Self.hash)
+  mutating func insert(_ bytes: UnsafeRawBufferPointer, _ value: Value) {
+    let hash = Self.hash(bytes)
     if (count + 1) * 2 > hashes.count {
-      let (oldHashes, oldSlots) = (hashes, slots)
+      let (oldHashes, oldSpans, oldValues) = (hashes, spans, values)
       hashes = [UInt64](repeating: 0, count: oldHashes.count * 2)
-      slots = [Slot?](repeating: nil, count: oldHashes.count * 2)
-      for (hash, slot) in zip(oldHashes, oldSlots) where hash != 0 { place(slot!, hash) }
+      spans = [(start: Int, count: Int)](repeating: (0, 0), count: oldHashes.count * 2)
+      values = [Value?](repeating: nil, count: oldHashes.count * 2)
+      for index in oldHashes.indices where oldHashes[index] != 0 {
+        place(oldHashes[index], oldSpans[index], oldValues[index]!)
+      }
     }
-    place(Slot(bytes: bytes, value: value), hash)
+    place(hash, (arena.count, bytes.count), value)
+    arena += bytes
     count += 1
   }
 
-  private mutating func place(_ slot: Slot, _ hash: UInt64) {
+  private mutating func place(_ hash: UInt64, _ span: (start: Int, count: Int), _ value: Value) {
     let mask = hashes.count - 1
     var index = Int(truncatingIfNeeded: hash) & mask
     while hashes[index] != 0 { index = (index + 1) & mask }
     hashes[index] = hash
-    slots[index] = slot
+    spans[index] = span
+    values[index] = value
   }
 
   /// A 64-bit hash of the bytes, eight at a time (multiply and fold), with their count;

@@ -49,7 +49,7 @@ final class CollectionRegistry: Sendable {
     // Only committed registrations are kept (see the type's comment).
     if !(txn is WriteTransaction) {
       entryNames.withLock { names in
-        if names.find(bytes) == nil { names.insert([UInt8](bytes), (path, number)) }
+        if names.find(bytes) == nil { names.insert(bytes, (path, number)) }
       }
     }
     return (path, number)
@@ -92,7 +92,7 @@ final class CollectionRegistry: Sendable {
     guard !registrations.isEmpty else { return }
     for (path, number) in registrations {
       CollectionRegistry.withKey(path) { key in
-        numbers.withLock { cache in if cache.find(key) == nil { cache.insert([UInt8](key), number) } }
+        numbers.withLock { cache in if cache.find(key) == nil { cache.insert(key, number) } }
       }
     }
     paths.withLock { cache in for (path, number) in registrations { cache[number] = path } }

@@ -126,7 +126,7 @@ extension QueryPlanner {
     guard !prefixes.isEmpty else { return nil }
     // Values an `in` lists twice (or `1` and `1.0`, one key) are read once, as in
     // `exactRanges`.
-    if prefixes.count > 1 { prefixes = Set(prefixes).sorted { KeyRange.compare($0, $1) < 0 } }
+    if prefixes.count > 1 { prefixes = KeyRange.sortedUnique(prefixes) }
     // A document has one entry a prefix unless an `array-contains-any` fixes an array
     // field: then one under each element it holds.
     let repeats = zip(index.definition.fields, layout.fixing).contains { field, position in

@@ -384,7 +384,7 @@ struct QueryPlanner {
   }
 
   private func exactRanges(_ prefix: [UInt8], _ values: [Value]) -> [KeyRange] {
-    Set(values.map { FieldIndex.key(prefix, $0) }).sorted { KeyRange.compare($0, $1) < 0 }.map(KeyRange.exact)
+    KeyRange.sortedUnique(values.map { FieldIndex.key(prefix, $0) }).map(KeyRange.exact)
   }
 
   /// The keys after `prefix` of the values that every range filter on `field` admits:
