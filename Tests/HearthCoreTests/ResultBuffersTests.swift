@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import HearthCore
@@ -74,5 +75,58 @@ import Testing
     #expect(spare.isEmpty)
     #expect(spare.capacity >= 100)
     #expect(pool.spareArray(of: Int.self).capacity == 0)
+  }
+
+  @Test func aLargeBufferIsReusedByTheNextLargeResultsOnceNoSnapshotHoldsIt() {
+    let pool = ResultBuffers()
+    let size = ResultBuffers.largest * 3
+    var first: ResultBuffer? = filled(pool, size, with: 1)
+    let firstID = ObjectIdentifier(first!)
+    let second = filled(pool, size, with: 2)
+    #expect(ObjectIdentifier(second) != firstID)
+    first = nil
+    // The kept one is the latest, which a snapshot still holds.
+    #expect(ObjectIdentifier(filled(pool, size, with: 3)) != ObjectIdentifier(second))
+    var fourth: ResultBuffer? = filled(pool, size - 1000, with: 4)
+    let fourthID = ObjectIdentifier(fourth!)
+    fourth = nil
+    let reused = filled(pool, size - 2000, with: 5)
+    #expect(ObjectIdentifier(reused) == fourthID)
+    #expect(reused.bytes.prefix(size - 2000).allSatisfy { $0 == 5 })
+    #expect(second.bytes.prefix(size).allSatisfy { $0 == 2 })
+  }
+
+  @Test func aLargeBufferIsGivenBackAMomentAfterItsLastUse() throws {
+    let pool = ResultBuffers()
+    var buffer: ResultBuffer? = filled(pool, ResultBuffers.largest * 2, with: 1)
+    weak let watched = buffer
+    buffer = nil
+    #expect(watched != nil)
+    try waitUntil { watched == nil }
+  }
+
+  @Test func aLargeSpareArrayIsKeptOnlyWhenFilledAndOnlyForAMoment() throws {
+    let pool = ResultBuffers()
+    let count = ResultBuffers.largest / MemoryLayout<Int>.stride * 2
+    var sparse: [Int] = []
+    sparse.reserveCapacity(count)
+    sparse.append(1)
+    pool.keepSpare(sparse)
+    #expect(pool.spareArray(of: Int.self).capacity == 0)
+    pool.keepSpare([Int](repeating: 1, count: count))
+    #expect(pool.spareArray(of: Int.self).capacity >= count)
+    pool.keepSpare([Int](repeating: 1, count: count))
+    #expect(pool.keepsSpare)
+    try waitUntil { !pool.keepsSpare }
+  }
+
+  /// Polls `condition` for up to 20 s (the pool lets go of large memory after
+  /// `ResultBuffers.largeKeptFor`; a loaded machine may run that late).
+  private func waitUntil(_ condition: () -> Bool) throws {
+    let deadline = Date().addingTimeInterval(20)
+    while !condition() {
+      try #require(Date() < deadline, "still held after 20 s")
+      Thread.sleep(forTimeInterval: 0.05)
+    }
   }
 }
