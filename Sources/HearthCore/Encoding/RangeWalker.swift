@@ -6,8 +6,9 @@ import HearthStorage
 final class RangeWalker {
   private let txn: ReadTransaction
   private let cursor: Cursor
-  /// The non-empty ranges, in walk order.
-  private let ranges: [KeyRange]
+  /// The non-empty ranges, in walk order: a slice of the plan's (one range of several a
+  /// walk, when each is walked to be merged), so that a walk makes no array of its own.
+  private let ranges: ArraySlice<KeyRange>
   /// Whether it walks each range in ascending key order.
   let forward: Bool
   private let start: (key: [UInt8], value: [UInt8]?)?
@@ -17,16 +18,16 @@ final class RangeWalker {
   /// - Parameter start: where to begin within each range that contains it (a query
   ///   cursor's seek).
   init(
-    _ txn: ReadTransaction, _ table: Table, _ ranges: [KeyRange], forward: Bool,
+    _ txn: ReadTransaction, _ table: Table, _ ranges: ArraySlice<KeyRange>, forward: Bool,
     start: (key: [UInt8], value: [UInt8]?)? = nil
   ) throws {
     self.txn = txn
     cursor = try txn.cursor(table)
     // A lone range (most walks) is kept as it is: filtering it made a new array, a walk.
     if ranges.count == 1 {
-      self.ranges = ranges[0].isEmpty ? [] : ranges
+      self.ranges = ranges.first!.isEmpty ? [] : ranges
     } else {
-      self.ranges = (forward ? ranges : ranges.reversed()).filter { !$0.isEmpty }
+      self.ranges = ArraySlice((forward ? Array(ranges) : ranges.reversed()).filter { !$0.isEmpty })
     }
     self.forward = forward
     self.start = start
@@ -41,10 +42,11 @@ final class RangeWalker {
       } else {
         position += 1
         guard position < ranges.count else { return nil }
-        entry = try enter(ranges[position])
+        entry = try enter(ranges[ranges.startIndex + position])
         inRange = true
       }
-      if let entry, forward ? ranges[position].isBelowUpper(entry.key) : ranges[position].isAboveLower(entry.key) {
+      let range = ranges.startIndex + position
+      if let entry, forward ? ranges[range].isBelowUpper(entry.key) : ranges[range].isAboveLower(entry.key) {
         return entry
       }
       inRange = false
@@ -81,7 +83,7 @@ extension ReadTransaction {
     _ table: Table, _ range: KeyRange, forward: Bool, start: (key: [UInt8], value: [UInt8]?)? = nil,
     _ visit: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Bool
   ) throws {
-    let walker = try RangeWalker(self, table, [range], forward: forward, start: start)
+    let walker = try RangeWalker(self, table, [range][...], forward: forward, start: start)
     while let (key, value) = try walker.next() {
       if try !visit(key, value) { return }
     }

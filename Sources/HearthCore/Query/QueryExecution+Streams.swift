@@ -39,7 +39,7 @@ extension QueryExecution {
     let near = last ? query.endAt : query.startAt
     if let direction = plan.forward {
       let enforced = filters.map { enforces(plan, $0) } ?? false
-      return try walks(plan, collection, [plan.ranges], forward: direction != last, near: near, enforced)
+      return try walks(plan, collection, [plan.ranges[...]], forward: direction != last, near: near, enforced)
     }
     if let direction = plan.eachRangeForward {
       // Entries whose keys prove the filters skip the re-check here too. A lone plan's
@@ -47,10 +47,11 @@ extension QueryExecution {
       // ranges of several plans are ordered by their documents' order-by fields.
       let enforced = filters.map { enforces(plan, $0) } ?? false
       return try walks(
-        plan, collection, plan.ranges.map { [$0] }, forward: direction != last, near: near, enforced, merged: true,
+        plan, collection, plan.ranges.indices.map { plan.ranges[$0...$0] }, forward: direction != last, near: near,
+        enforced, merged: true,
         keyed: filters != nil)
     }
-    let all = try walks(plan, collection, [plan.ranges], forward: true, near: nil)[0]
+    let all = try walks(plan, collection, [plan.ranges[...]], forward: true, near: nil)[0]
     var found: [Candidate] = []
     while var candidate = try next(all) {
       let document = candidate.document
@@ -71,7 +72,7 @@ extension QueryExecution {
   /// `SortKey`). The plan's parts are taken once for all its walks: the ranges of an `in`
   /// copied its source (retaining each part) and chose its projection once a walk.
   private func walks(
-    _ plan: AccessPlan, _ collection: (number: CollectionNumber, path: ResourcePath)?, _ walks: [[KeyRange]],
+    _ plan: AccessPlan, _ collection: (number: CollectionNumber, path: ResourcePath)?, _ walks: [ArraySlice<KeyRange>],
     forward: Bool, near: Bound?, _ enforced: Bool = false, merged: Bool = false, keyed: Bool = false
   ) throws -> [CandidateStream] {
     let names = projection(enforced: enforced, merged: merged)

@@ -347,7 +347,7 @@ final class QueryExecution {
   /// value (when the index is on the first order-by field), and at its document ID among
   /// that key's entries (when the next order-by is `__name__`, or the only one).
   func indexSeek(
-    _ bound: Bound, field: FieldPath, prefix: [UInt8], ranges: [KeyRange], _ path: ResourcePath
+    _ bound: Bound, field: FieldPath, prefix: [UInt8], ranges: ArraySlice<KeyRange>, _ path: ResourcePath
   ) -> (key: [UInt8], value: [UInt8]?)? {
     let orderBys = order.orderBys
     func id(at index: Int) -> [UInt8]? {
@@ -361,7 +361,7 @@ final class QueryExecution {
       // A cut key's entries are not in value order: position at the whole key.
       return (key, key.count >= FieldIndex.maxKeyBytes ? nil : id(at: 1))
     }
-    if ranges.count == 1, ranges[0].isExact, let id = id(at: 0) { return (ranges[0].lower, id) }
+    if ranges.count == 1, let range = ranges.first, range.isExact, let id = id(at: 0) { return (range.lower, id) }
     return nil
   }
 
