@@ -43,6 +43,9 @@ package final class DocumentStore: Sendable {
 
   /// The database directory's canonical path.
   package var path: String { environment.path }
+  /// How many group commits this store made, and how many writes they held (the second
+  /// divided by the first is the mean group's size; see `Environment+GroupCommit.swift`).
+  package var groupCommits: (groups: Int, requests: Int) { environment.groupCommits }
 
   /// Opens (or, unless read-only, creates) the database in directory `path`.
   ///

@@ -41,12 +41,18 @@ final class HearthSubject {
   func parallelDurableSets(threads: Int, _ count: Int, round: Int) throws {
     let fields = Unchecked((0..<count).map { workload.documents[$0 % workload.documents.count].fields })
     let database = database
+    let before = try database.engine().groupCommits
     try onThreads(threads) { thread in
       for index in stride(from: thread, to: count, by: threads) {
         try database.collection("parallel\(round)").document("t\(thread)-d\(index)").setData(fields.value[index])
       }
     }
+    let after = try database.engine().groupCommits
+    groupSizes.append(Double(after.requests - before.requests) / Double(max(after.groups - before.groups, 1)))
   }
+
+  /// The mean number of writes a group commit held, in each round of `parallelDurableSets`.
+  private(set) var groupSizes: [Double] = []
 
   /// The read alone: the snapshot holds the verified bytes; fields are built on use.
   func getSnapshots(_ order: [Int]) throws {

@@ -11,8 +11,8 @@
 // under the same keys) through the C API; SQLite stores them in a `WITHOUT ROWID` table in
 // WAL mode with `synchronous=FULL`. The "8 threads" row runs 8 writer threads at once, each
 // committing its own documents durably one at a time: Hearth's threads share commits (group
-// commit), raw LMDB's serialize on its writer lock, SQLite's (one connection each, a busy
-// timeout) on its WAL lock. The durable rows also print the 4 KiB pages each write handed
+// commit; how many writes a commit held is printed after the tables), raw LMDB's serialize
+// on its writer lock, SQLite's (one connection each, a busy timeout) on its WAL lock. The durable rows also print the 4 KiB pages each write handed
 // to the kernel (`WrittenBytes`), and run a fourth side, SQLite keeping the same 14
 // automatic index entries a post that Hearth writes (`IndexedSQLiteSubject`), as the
 // like-for-like baseline. Every row after the load is the median of `--rounds` rounds (3).
@@ -198,6 +198,10 @@ func runFirstTable(workload: SocialWorkload, root: URL, arguments: BenchArgument
             String(format: "%.1f", row.hearthPages), String(format: "%.1f", row.sqlitePages),
           ]))
     }
+  }
+  if !hearth.groupSizes.isEmpty {
+    let sizes = hearth.groupSizes.map { String(format: "%.1f", $0) }.joined(separator: ", ")
+    print("Hearth's 8 threads: writes a group commit held, by round: \(sizes)")
   }
 }
 
