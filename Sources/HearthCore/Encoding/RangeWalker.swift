@@ -27,7 +27,7 @@ final class RangeWalker {
     if ranges.count == 1 {
       self.ranges = ranges.first!.isEmpty ? [] : ranges
     } else {
-      self.ranges = ArraySlice((forward ? Array(ranges) : ranges.reversed()).filter { !$0.isEmpty })
+      self.ranges = (forward ? ranges.filter { !$0.isEmpty } : ranges.reversed().filter { !$0.isEmpty })[...]
     }
     self.forward = forward
     self.start = start

@@ -47,9 +47,8 @@ extension QueryExecution {
       // ranges of several plans are ordered by their documents' order-by fields.
       let enforced = filters.map { enforces(plan, $0) } ?? false
       return try walks(
-        plan, collection, plan.ranges.indices.map { plan.ranges[$0...$0] }, forward: direction != last, near: near,
-        enforced, merged: true,
-        keyed: filters != nil)
+        plan, collection, plan.ranges.indices.map { plan.ranges[$0...$0] }, forward: direction != last,
+        near: near, enforced, merged: true, keyed: filters != nil)
     }
     let all = try walks(plan, collection, [plan.ranges[...]], forward: true, near: nil)[0]
     var found: [Candidate] = []
