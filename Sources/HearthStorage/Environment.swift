@@ -97,7 +97,8 @@ package final class Environment: @unchecked Sendable {
   /// How many checkpoints this process made.
   let checkpoints = Atomic<Int>(0)
   private var tables: [String: Table] = [:]
-  /// Unchecked for exclusivity: every access holds `idleReadersLock` (two a read).
+  /// Unchecked for exclusivity: every access holds `idleReadersLock` (two a read), but
+  /// `deinit`'s, which nothing can overlap.
   @exclusivity(unchecked) private var idleReaders: [(txn: OpaquePointer, cursors: [SpareCursor])] = []
   private let idleReadersLock = NSLock()
   private static let idleReaderLimit = 32
