@@ -65,8 +65,8 @@ struct KeyRange: Sendable, Equatable {
     a.withUnsafeBytes { x in b.withUnsafeBytes { y in Value.compareRaw(x, y) } }
   }
 
-  /// The keys in ascending order, each once (an `in`'s values: a few, sorted and compared
-  /// in place; a `Set` of them hashed every byte, ~4k instructions for five).
+  /// The keys in ascending order, each once: sorted and compared in place (a `Set` of an
+  /// `in`'s five keys hashed every byte, ~4k instructions).
   static func sortedUnique(_ keys: [[UInt8]]) -> [[UInt8]] {
     var sorted = keys.sorted { compare($0, $1) < 0 }
     var kept = 0

@@ -99,10 +99,10 @@ package final class ResultBuffers: Sendable {
   /// for `largeKeptFor` from now.
   private func large(holding count: Int, _ fill: (UnsafeMutableRawBufferPointer) -> Void) -> ResultBuffer {
     let reused = state.withLock { state -> ResultBuffer? in
-      guard var large = state.large else { return nil }
-      state.large = nil
-      defer { state.large = large }
-      return isKnownUniquelyReferenced(&large) && Self.fits(large, count) ? large : nil
+      guard state.large != nil, isKnownUniquelyReferenced(&state.large!), Self.fits(state.large!, count) else {
+        return nil
+      }
+      return state.large
     }
     let buffer: ResultBuffer
     if let reused {
@@ -116,12 +116,18 @@ package final class ResultBuffers: Sendable {
       state.largeUses += 1
       return state.largeUses
     }
-    DispatchQueue.global().asyncAfter(deadline: .now() + Self.largeKeptFor) { [weak self] in
-      self?.state.withLock { state in
-        if state.largeUses == uses { state.large = nil }
-      }
+    afterLargeKeptFor { state in
+      if state.largeUses == uses { state.large = nil }
     }
     return buffer
+  }
+
+  /// Runs `release` under the pool's lock once `largeKeptFor` has passed (unless the
+  /// pool is gone by then).
+  private func afterLargeKeptFor(_ release: @escaping @Sendable (inout State) -> Void) {
+    DispatchQueue.global().asyncAfter(deadline: .now() + Self.largeKeptFor) { [weak self] in
+      self?.state.withLock { release(&$0) }
+    }
   }
 
   /// Writes `count` bytes over a kept buffer that no snapshot holds any more.
@@ -162,10 +168,8 @@ package final class ResultBuffers: Sendable {
       return state.spareUses
     }
     guard isLarge else { return }
-    DispatchQueue.global().asyncAfter(deadline: .now() + Self.largeKeptFor) { [weak self] in
-      self?.state.withLock { state in
-        if state.spareUses == uses { state.spare = nil }
-      }
+    afterLargeKeptFor { state in
+      if state.spareUses == uses { state.spare = nil }
     }
   }
 

@@ -69,11 +69,7 @@ package enum FieldIndex {
     var names: [String] = []
     var encodedPath: [UInt8] = []
     collect(collection.bytes, fields, overrides, names: &names, encodedPath: &encodedPath, into: &keys)
-    keys.sort { KeyRange.compare($0, $1) < 0 }
-    var unique: [[UInt8]] = []
-    unique.reserveCapacity(keys.count)
-    for key in keys where unique.last != key { unique.append(key) }
-    return unique
+    return KeyRange.sortedUnique(keys)
   }
 
   /// Walks the fields, keeping the path both as names (for overrides) and as its key

@@ -12,10 +12,11 @@
 // WAL mode with `synchronous=FULL`. The "8 threads" row runs 8 writer threads at once, each
 // committing its own documents durably one at a time: Hearth's threads share commits (group
 // commit; how many writes a commit held is printed after the tables), raw LMDB's serialize
-// on its writer lock, SQLite's (one connection each, a busy timeout) on its WAL lock. The durable rows also print the 4 KiB pages each write handed
-// to the kernel (`WrittenBytes`), and run a fourth side, SQLite keeping the same 14
-// automatic index entries a post that Hearth writes (`IndexedSQLiteSubject`), as the
-// like-for-like baseline. Every row after the load is the median of `--rounds` rounds (3).
+// on its writer lock, SQLite's (one connection each, a busy timeout) on its WAL lock. The
+// durable rows also print the 4 KiB pages each write handed to the kernel
+// (`WrittenBytes`), and run a fourth side, SQLite keeping the same 14 automatic index
+// entries a post that Hearth writes (`IndexedSQLiteSubject`), as the like-for-like
+// baseline. Every row after the load is the median of `--rounds` rounds (3).
 //
 // The second table (QueryBench.swift): the same posts loaded into a fresh Hearth database
 // and into SQLite as JSON text with expression indexes on the queried fields, then the
