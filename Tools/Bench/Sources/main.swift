@@ -14,9 +14,10 @@
 // commit; how many writes a commit held is printed after the tables), raw LMDB's serialize
 // on its writer lock, SQLite's (one connection each, a busy timeout) on its WAL lock. The
 // durable rows also print the 4 KiB pages each write handed to the kernel
-// (`WrittenBytes`), and run a fourth side, SQLite keeping the same 14 automatic index
-// entries a post that Hearth writes (`IndexedSQLiteSubject`), as the like-for-like
-// baseline. Every row after the load is the median of `--rounds` rounds (3).
+// (`WrittenBytes`) and those the disk wrote (`DeviceWrites`), and run a fourth side,
+// SQLite keeping the same 14 automatic index entries a post that Hearth writes
+// (`IndexedSQLiteSubject`), as the like-for-like baseline. Every row after the load is the
+// median of `--rounds` rounds (3).
 //
 // The second table (QueryBench.swift): the same posts loaded into a fresh Hearth database
 // and into SQLite as JSON text with expression indexes on the queried fields, then the
@@ -143,7 +144,11 @@ func runFirstTable(workload: SocialWorkload, root: URL, arguments: BenchArgument
   // The SQLite writers' connections open before any row is timed.
   sqlite.openWriterConnections(8)
   var written = ResultTable()
-  var indexed: [(name: String, hearth: Double, sqlite: Double, hearthPages: Double, sqlitePages: Double)] = []
+  var reachedDisk = ResultTable()
+  let device = DeviceWrites(directory: root.path)
+  /// A durable row beside SQLite + entries: rates, and pages a write (handed to the
+  /// kernel; reached the disk, when `DeviceWrites` can tell).
+  var indexed: [(name: String, hearth: Double, sqlite: Double, pages: (Double, Double), disk: (Double, Double)?)] = []
   for (index, operation) in operations.enumerated() {
     // The first row loads the data, so it always runs.
     if index > 0, !arguments.selects(operation.name) { continue }
@@ -155,21 +160,32 @@ func runFirstTable(workload: SocialWorkload, root: URL, arguments: BenchArgument
     let rounds = index == 0 ? 1 : arguments.rounds
     var roundRates = [[Double]](repeating: [], count: sides.count)
     var bytes = [Int](repeating: 0, count: sides.count)
+    var deviceBytes = [Int](repeating: 0, count: sides.count)
     for round in 0..<rounds {
       for turn in 0..<sides.count {
         let side = (round + turn) % sides.count
+        // A durable side starts with nothing of another's waiting to be written, and
+        // what it left unwritten (a checkpoint's pages) is counted as its own.
+        let deviceBefore = operation.isDurable ? device?.bytesAfterSync() : nil
         let before = WrittenBytes.total()
         roundRates[side].append(try measure(operation.count) { try sides[side](round) })
         bytes[side] += WrittenBytes.total() - before
+        if let deviceBefore, let after = device?.bytesAfterSync() { deviceBytes[side] += after - deviceBefore }
       }
     }
     let rates = roundRates.map(median)
     let pages = bytes.map { Double($0) / 4096 / Double(operation.count * rounds) }
     table.add(operation.name, hearth: rates[0], lmdb: rates[1], sqlite: rates[2])
+    let diskPages = device.map { _ in deviceBytes.map { Double($0) / 4096 / Double(operation.count * rounds) } }
     if operation.isDurable {
       written.add(operation.name, hearth: pages[0], lmdb: pages[1], sqlite: pages[2])
+      if let diskPages {
+        reachedDisk.add(operation.name, hearth: diskPages[0], lmdb: diskPages[1], sqlite: diskPages[2])
+      }
     }
-    if sides.count > 3 { indexed.append((operation.name, rates[0], rates[3], pages[0], pages[3])) }
+    if sides.count > 3 {
+      indexed.append((operation.name, rates[0], rates[3], (pages[0], pages[3]), diskPages.map { ($0[0], $0[3]) }))
+    }
   }
   hearth.close()
   lmdb.close()
@@ -180,6 +196,10 @@ func runFirstTable(workload: SocialWorkload, root: URL, arguments: BenchArgument
     print("\n4 KiB pages written per durable write (write system calls: database pages, meta pages, log frames)")
     written.print(format: { String(format: "%.1f", $0) })
   }
+  if !reachedDisk.isEmpty, let device {
+    print("\n4 KiB pages the disk wrote per durable write (\(device.statistics), synced before and after each side)")
+    reachedDisk.print(format: { String(format: "%.1f", $0) })
+  }
   if !indexed.isEmpty {
     print(
       "\nThe durable rows beside SQLite keeping the same 14 automatic index entries a post (IndexedSQLiteSubject)")
@@ -189,15 +209,15 @@ func runFirstTable(workload: SocialWorkload, root: URL, arguments: BenchArgument
       name.padding(toLength: nameWidth, withPad: " ", startingAt: 0)
         + cells.map { String(repeating: " ", count: max(16 - $0.count, 1)) + $0 }.joined()
     }
-    print(line("operation", ["Hearth", "SQLite+entries", "Hearth/SQLite", "pages: Hearth", "SQLite+entries"]))
+    let disk = indexed.allSatisfy { $0.disk != nil } ? ["disk: Hearth", "SQLite+entries"] : []
+    print(line("operation", ["Hearth", "SQLite+entries", "Hearth/SQLite", "pages: Hearth", "SQLite+entries"] + disk))
     for row in indexed {
+      let pages = [row.pages.0, row.pages.1] + (disk.isEmpty ? [] : [row.disk!.0, row.disk!.1])
       print(
         line(
           row.name,
-          [
-            formatRate(row.hearth), formatRate(row.sqlite), String(format: "%.2f×", row.hearth / row.sqlite),
-            String(format: "%.1f", row.hearthPages), String(format: "%.1f", row.sqlitePages),
-          ]))
+          [formatRate(row.hearth), formatRate(row.sqlite), String(format: "%.2f×", row.hearth / row.sqlite)]
+            + pages.map { String(format: "%.1f", $0) }))
     }
   }
   if !hearth.groupSizes.isEmpty {
@@ -217,6 +237,39 @@ enum WrittenBytes {
       let line = io.split(separator: "\n").first(where: { $0.hasPrefix("wchar:") })
     else { return 0 }
     return line.split(separator: " ").last.flatMap { Int($0) } ?? 0
+  }
+}
+
+/// What the disk under a directory has written, from the block device's statistics
+/// (sectors written, the seventh field of /sys/dev/block/MAJOR:MINOR/stat): around a
+/// durable row, with a `sync()` before each reading, every page its side made durable,
+/// however the system calls grouped them (and a checkpoint's pages, written after the
+/// side's commits returned). Other writers of the same disk count too: read it beside
+/// `WrittenBytes`. `nil` where the statistics cannot be read.
+struct DeviceWrites {
+  let statistics: String
+
+  init?(directory: String) {
+    var info = stat()
+    guard stat(directory, &info) == 0 else { return nil }
+    // Linux's encoding of a device number (glibc's gnu_dev_major and gnu_dev_minor).
+    let device = UInt64(info.st_dev)
+    let major = ((device >> 8) & 0xFFF) | ((device >> 32) & ~0xFFF)
+    let minor = (device & 0xFF) | ((device >> 12) & ~0xFF)
+    statistics = "/sys/dev/block/\(major):\(minor)/stat"
+    guard sectorsWritten() != nil else { return nil }
+  }
+
+  private func sectorsWritten() -> Int? {
+    guard let text = try? String(contentsOfFile: statistics, encoding: .utf8) else { return nil }
+    let fields = text.split(separator: " ", omittingEmptySubsequences: true)
+    return fields.count > 6 ? Int(fields[6]) : nil
+  }
+
+  /// The bytes written so far, once everything the system holds unwritten is written.
+  func bytesAfterSync() -> Int? {
+    sync()
+    return sectorsWritten().map { $0 * 512 }
   }
 }
 
