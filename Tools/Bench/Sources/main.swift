@@ -176,7 +176,10 @@ func runFirstTable(workload: SocialWorkload, root: URL, arguments: BenchArgument
     let rates = roundRates.map(median)
     let pages = bytes.map { Double($0) / 4096 / Double(operation.count * rounds) }
     table.add(operation.name, hearth: rates[0], lmdb: rates[1], sqlite: rates[2])
-    let diskPages = device.map { _ in deviceBytes.map { Double($0) / 4096 / Double(operation.count * rounds) } }
+    // Counted only around durable sides (`nil` for the other rows).
+    let diskPages =
+      operation.isDurable && device != nil
+      ? deviceBytes.map { Double($0) / 4096 / Double(operation.count * rounds) } : nil
     if operation.isDurable {
       written.add(operation.name, hearth: pages[0], lmdb: pages[1], sqlite: pages[2])
       if let diskPages {
@@ -209,10 +212,10 @@ func runFirstTable(workload: SocialWorkload, root: URL, arguments: BenchArgument
       name.padding(toLength: nameWidth, withPad: " ", startingAt: 0)
         + cells.map { String(repeating: " ", count: max(16 - $0.count, 1)) + $0 }.joined()
     }
-    let disk = indexed.allSatisfy { $0.disk != nil } ? ["disk: Hearth", "SQLite+entries"] : []
+    let disk = device == nil ? [] : ["disk: Hearth", "SQLite+entries"]
     print(line("operation", ["Hearth", "SQLite+entries", "Hearth/SQLite", "pages: Hearth", "SQLite+entries"] + disk))
     for row in indexed {
-      let pages = [row.pages.0, row.pages.1] + (disk.isEmpty ? [] : [row.disk!.0, row.disk!.1])
+      let pages = [row.pages.0, row.pages.1] + (row.disk.map { [$0.0, $0.1] } ?? [])
       print(
         line(
           row.name,
