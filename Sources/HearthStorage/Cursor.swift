@@ -89,6 +89,9 @@ package final class Cursor {
   /// In a duplicate-sorted table: the first value of the next key.
   package func nextKey() throws -> Entry? { try move(MDB_NEXT_NODUP) }
 
+  /// In a duplicate-sorted table: the last value of the previous key.
+  package func previousKey() throws -> Entry? { try move(MDB_PREV_NODUP) }
+
   /// In a duplicate-sorted table: the last value of the current key. (`MDB_LAST_DUP` does
   /// not return the key, so the entry is read back with `MDB_GET_CURRENT`.)
   package func lastDuplicate() throws -> Entry? {

@@ -57,18 +57,23 @@ final class RangeWalker {
   /// lies inside the range).
   private func enter(_ range: KeyRange) throws -> Cursor.Entry? {
     var entry: Cursor.Entry?
+    let byKey = cursor.table.isDuplicateSorted
     if forward {
       var key = range.lower
       var value: [UInt8]?
       if let start, KeyRange.compare(start.key, range.lower) >= 0 { (key, value) = start }
       entry = try txn.positionAtOrAfter(cursor, key: key, value: value)
-      while let (key, _) = entry, !range.isAboveLower(key) { entry = try cursor.next() }
+      // Only the lower bound's own key can fail it (an exclusive one): its entries are
+      // stepped over at once, not one by one (`unread > 0` where most are 0).
+      while let (key, _) = entry, !range.isAboveLower(key) { entry = try byKey ? cursor.nextKey() : cursor.next() }
     } else {
       var key = range.upper
       var value: [UInt8]?
       if let start, KeyRange.compare(start.key, range.upper) <= 0 { (key, value) = start }
       entry = try txn.positionAtOrBefore(cursor, key: key, value: value)
-      while let (key, _) = entry, !range.isBelowUpper(key) { entry = try cursor.previous() }
+      while let (key, _) = entry, !range.isBelowUpper(key) {
+        entry = try byKey ? cursor.previousKey() : cursor.previous()
+      }
     }
     return entry
   }

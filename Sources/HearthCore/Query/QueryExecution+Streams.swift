@@ -143,7 +143,9 @@ extension QueryExecution {
 
   /// Whether the plan's key ranges prove every filter: they are exact keys of each
   /// filter's values (one filter a field), or the bounds of the range filters on the one
-  /// field it walks. (`array-contains-any` may meet a document under several keys.) A key
+  /// field it walks, or the keys between those a `!=` or `not-in` excludes when they leave
+  /// out exactly its values (`AccessPlan.excludesExactly`). (`array-contains-any` may meet
+  /// a document under several keys.) A key
   /// range holds exactly the values its range filters admit when they are on one field:
   /// the planner bounds each range within its type class, and leaves NaN, which no range
   /// matches, out of number ranges.
@@ -164,7 +166,10 @@ extension QueryExecution {
     case .ids: return false
     case .index(let field, let kind, _, _):
       return exact.allSatisfy { filter in
-        filter.field == field && (kind == .value ? filter.op == .equal || filter.op == .in : filter.op.isArrayOperator)
+        guard filter.field == field else { return false }
+        guard kind == .value else { return filter.op.isArrayOperator }
+        return filter.op == .equal || filter.op == .in
+          || ((filter.op == .notEqual || filter.op == .notIn) && plan.excludesExactly)
       } && (rangeField == nil || (kind == .value && exact.isEmpty && rangeField == field))
     case .composite(let index, let layout, _, _):
       let prefixFields = index.definition.fields.dropLast(layout.rest.count)

@@ -43,6 +43,9 @@ struct AccessPlan {
   /// for repeats: the distinct values an `in` lists, of a field a document has one entry
   /// for. (`array-contains-any` meets a document under each element it holds.)
   var meetsEachDocumentOnce = false
+  /// Its ranges leave out exactly the values that its field's `!=` or `not-in` excludes
+  /// (`QueryPlanner.ranges(_:excluding:_:)`), so its keys prove that filter too.
+  var excludesExactly = false
 
   /// The ranges the plan reads (none for a lookup by ID).
   var ranges: [KeyRange] {
@@ -295,6 +298,7 @@ struct QueryPlanner {
     guard let prefix = FieldIndex.prefix(.value, collection, field) else { return nil }
     let ranges: [KeyRange]
     let what: () -> String
+    var excludesExactly = false
     if let equal = filters.first(where: { $0.op == .equal }) {
       ranges = [.exact(FieldIndex.key(prefix, equal.value))]
       what = { "== \(equal.value)" }
@@ -306,11 +310,16 @@ struct QueryPlanner {
         Self.valueRange(after: prefix, field, filters, descending: false) { KeyCodec.append($0, to: &$1) }
       ]
       what = { "range" }
-    } else if filters.contains(where: { $0.op == .notEqual || $0.op == .notIn }) {
+    } else if let exclusion = filters.first(where: { $0.op == .notEqual || $0.op == .notIn }) {
       var notNull = KeyRange.prefixed(prefix)
       notNull.lower = prefix + [KeyCodec.Label.boolean.rawValue]
-      ranges = [notNull]
-      what = { "not null" }
+      let (kept, left) = Self.ranges(notNull, excluding: exclusion, prefix)
+      (ranges, excludesExactly) = (kept, left.exactly)
+      what = {
+        kept.isEmpty
+          ? "none: the not-in lists null"
+          : left.keys == 0 ? "not null" : "not null, less \(left.keys) value\(left.keys == 1 ? "" : "s")"
+      }
     } else {
       return nil
     }
@@ -323,7 +332,50 @@ struct QueryPlanner {
       source: .index(field: field, kind: .value, prefix: prefix, ranges: ranges), forward: ordered,
       eachRangeForward: eachOrdered,
       estimate: exact ? .counted : .sampled(tables.indexEntries, ordered: ordered != nil),
-      describe: { "index on \(field) (\(what()))" }, meetsEachDocumentOnce: true)
+      describe: { "index on \(field) (\(what()))" }, meetsEachDocumentOnce: true, excludesExactly: excludesExactly)
+  }
+
+  /// The keys of `notNull` (a field's non-null values) less those of the values a `!=` or
+  /// `not-in` excludes: the ranges between them, so that a value most documents hold is
+  /// stepped over by one seek instead of each of its documents being read and rejected
+  /// (`status != "done"`). A `not-in` that lists null matches nothing; `!= null` leaves
+  /// out only null, which `notNull` already does. A key cut at the length limit stays
+  /// in (it may stand for other values too), and then the ranges are not `exactly` the
+  /// matches: its documents are checked as they are read.
+  ///
+  /// - Returns: the ranges; how many keys they leave out, and whether that is every
+  ///   value the filter excludes.
+  static func ranges(_ notNull: KeyRange, excluding filter: FieldFilter, _ prefix: [UInt8])
+    -> (ranges: [KeyRange], left: (keys: Int, exactly: Bool))
+  {
+    let values = filter.op == .notIn ? QueryMatcher.listElements(filter.value) : [filter.value]
+    if filter.op == .notIn, values.contains(where: { if case .null = $0 { true } else { false } }) {
+      return ([], (0, true))
+    }
+    var keys: [[UInt8]] = []
+    var exactly = true
+    for value in values {
+      if case .null = value { continue }
+      let key = FieldIndex.key(prefix, value)
+      guard key.count < FieldIndex.maxKeyBytes else {
+        exactly = false
+        continue
+      }
+      keys.append(key)
+    }
+    keys = KeyRange.sortedUnique(keys)
+    var ranges: [KeyRange] = []
+    ranges.reserveCapacity(keys.count + 1)
+    var lower = (key: notNull.lower, inclusive: notNull.lowerInclusive)
+    for key in keys {
+      ranges.append(KeyRange(lower: lower.key, lowerInclusive: lower.inclusive, upper: key, upperInclusive: false))
+      lower = (key, false)
+    }
+    ranges.append(
+      KeyRange(
+        lower: lower.key, lowerInclusive: lower.inclusive, upper: notNull.upper, upperInclusive: notNull.upperInclusive)
+    )
+    return (ranges.filter { !$0.isEmpty }, (keys.count, exactly))
   }
 
   /// The field's array-element index, for `array-contains` and `array-contains-any`.

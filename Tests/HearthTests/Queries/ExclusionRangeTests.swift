@@ -1,0 +1,150 @@
+import Foundation
+import Hearth
+import HearthTestSupport
+import Testing
+
+// `!=` and `not-in` read the ranges between the keys of the values they exclude, and,
+// when those keys are whole, trust them: no document is read to be rejected, and a count
+// reads none. Their results must be exactly those of the same query answered by reading
+// every document (the field exempt from indexing in a twin collection group): every value
+// type, NaN, -0.0 beside 0, 1 beside 1.0, null, strings longer than an index key, missing
+// fields, both directions, limits, collection and collection-group scope.
+
+@Suite("!= and not-in from index ranges")
+struct ExclusionRangeTests {
+  /// The values documents hold in `v`; `nil` leaves the field out.
+  private static var values: [Any?] {
+    [
+      nil, NSNull(), false, true, -3, 0, -0.0, 1, 1.0, 1.5, 7, Double.nan, Double.infinity, -Double.infinity, "",
+      "a", "b", String(repeating: "x", count: 600) + "1", String(repeating: "x", count: 600) + "2", [1], [1, 2],
+      ["k": 1], Timestamp(seconds: 10, nanoseconds: 0),
+    ]
+  }
+
+  /// Whether a `!=` or `not-in` of `operand` has a key cut at the length limit, and so
+  /// reads the documents under it.
+  private static func isCut(_ operand: Any) -> Bool { (operand as? String).map { $0.count > 500 } ?? false }
+
+  /// The same pseudo-random documents in `things/{a,b}/items`, whose `v` is indexed, and
+  /// in `things/{a,b}/plain`, where `v` is exempt: its queries read every document.
+  private func withTwins(_ body: (Database) throws -> Void) throws {
+    try withDatabase(settings: relaxed) { db in
+      try db.declareIndexes(
+        json: #"{"fieldOverrides": [{"collectionGroup": "plain", "fieldPath": "v", "indexes": []}]}"#)
+      var random = SplitMix64(seed: 20_261_208)
+      let batch = db.batch()
+      for i in 0..<160 {
+        var fields: [String: Any] = ["k": i % 3]
+        if let value = Self.values.randomElement(using: &random)! { fields["v"] = value }
+        let parent = ["a", "b"][i % 2]
+        batch.setData(fields, forDocument: db.document("things/\(parent)/items/d\(i)"))
+        batch.setData(fields, forDocument: db.document("things/\(parent)/plain/d\(i)"))
+      }
+      try batch.commit()
+      try body(db)
+    }
+  }
+
+  /// Checks that `make` gives the same documents, in order, on the indexed collection
+  /// (or group) as on its twin, and that its count agrees; returns how the indexed query
+  /// and its count were read.
+  @discardableResult
+  private func expectSameAsTwin(
+    _ db: Database, group: Bool, _ label: String, sourceLocation: SourceLocation = #_sourceLocation,
+    _ make: (Query) -> Query
+  ) throws -> (query: QueryExplanation, count: QueryExplanation) {
+    func target(_ id: String) -> Query { group ? db.collectionGroup(id) : db.collection("things/a/\(id)") }
+    let indexed = make(target("items"))
+    let names = try indexed.getDocuments().documents.map(\.reference.path)
+    let plain = make(target("plain"))
+    let read = try plain.explain().plan
+    #expect(!read.contains("index on v "), "\(label): \(read)", sourceLocation: sourceLocation)
+    let twin = try plain.getDocuments().documents.map {
+      $0.reference.path.replacingOccurrences(of: "/plain/", with: "/items/")
+    }
+    #expect(names == twin, "\(label)", sourceLocation: sourceLocation)
+    #expect(
+      try indexed.count.getAggregation().count.intValue == names.count, "\(label)", sourceLocation: sourceLocation)
+    return (try indexed.explain(), try indexed.count.explain())
+  }
+
+  @Test func notEqualReadsOnlyItsMatches() throws {
+    try withTwins { db in
+      let operands: [Any] = [
+        NSNull(), false, 0, -0.0, 1, 1.0, 7, Double.nan, Double.infinity, "a", "",
+        String(repeating: "x", count: 600) + "1",
+        [1], ["k": 1], Timestamp(seconds: 10, nanoseconds: 0), "absent",
+      ]
+      for group in [false, true] {
+        for operand in operands {
+          let label = "\(group ? "group" : "collection") v != \(operand)"
+          let read = try expectSameAsTwin(db, group: group, label) { $0.whereField("v", isNotEqualTo: operand) }
+          if !Self.isCut(operand) {
+            #expect(read.query.documentsRead == read.query.resultsReturned, "\(label): \(read.query)")
+            #expect(read.count.documentsRead == 0, "\(label): \(read.count)")
+          }
+          try expectSameAsTwin(db, group: group, "\(label) desc") {
+            $0.whereField("v", isNotEqualTo: operand).order(by: "v", descending: true)
+          }
+          try expectSameAsTwin(db, group: group, "\(label) limit 4") {
+            $0.whereField("v", isNotEqualTo: operand).limit(to: 4)
+          }
+          try expectSameAsTwin(db, group: group, "\(label) last 3") {
+            $0.whereField("v", isNotEqualTo: operand).order(by: "v").limit(toLast: 3)
+          }
+          try expectSameAsTwin(db, group: group, "\(label) and k == 1") {
+            $0.whereField("v", isNotEqualTo: operand).whereField("k", isEqualTo: 1)
+          }
+        }
+      }
+    }
+  }
+
+  @Test func notInReadsOnlyItsMatches() throws {
+    try withTwins { db in
+      let lists: [[Any]] = [
+        [1], [1, 1.0], [0, "a", false], [-0.0, Double.nan], [Double.nan], [NSNull()], ["a", NSNull()],
+        [[1], ["k": 1], Timestamp(seconds: 10, nanoseconds: 0)], [String(repeating: "x", count: 600) + "2", "b"],
+        [-Double.infinity, Double.infinity, true, ""],
+      ]
+      for group in [false, true] {
+        for list in lists {
+          let label = "\(group ? "group" : "collection") v not-in \(list)"
+          let read = try expectSameAsTwin(db, group: group, label) { $0.whereField("v", notIn: list) }
+          if !list.contains(where: Self.isCut) {
+            #expect(read.query.documentsRead == read.query.resultsReturned, "\(label): \(read.query)")
+            #expect(read.count.documentsRead == 0, "\(label): \(read.count)")
+          }
+          try expectSameAsTwin(db, group: group, "\(label) desc limit 5") {
+            $0.whereField("v", notIn: list).order(by: "v", descending: true).limit(to: 5)
+          }
+          try expectSameAsTwin(db, group: group, "\(label) after 1") {
+            $0.whereField("v", notIn: list).order(by: "v").start(after: [1])
+          }
+        }
+      }
+    }
+  }
+
+  @Test func aValueMostDocumentsHoldIsSteppedOverNotRead() throws {
+    try withDatabase(settings: relaxed) { db in
+      let batch = db.batch()
+      for i in 0..<300 {
+        batch.setData(["status": i % 100 == 0 ? "open" : "done"], forDocument: db.document("tasks/t\(i)"))
+      }
+      try batch.commit()
+      let open = db.collection("tasks").whereField("status", isNotEqualTo: "done")
+      let explanation = try open.limit(to: 2).explain()
+      #expect(explanation.resultsReturned == 2)
+      #expect(explanation.documentsRead == 2)
+      #expect(explanation.indexEntriesRead == 2)
+      let count = try open.count.explain()
+      #expect(count.resultsReturned == 3)
+      #expect(count.documentsRead == 0)
+      #expect(count.plan.contains("less 1 value"))
+      let none = try db.collection("tasks").whereField("status", notIn: ["open", NSNull()]).count.explain()
+      #expect(none.resultsReturned == 0)
+      #expect(none.indexEntriesRead == 0)
+    }
+  }
+}
