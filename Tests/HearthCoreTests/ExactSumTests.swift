@@ -1,4 +1,5 @@
 import Foundation
+import HearthTestSupport
 import Testing
 
 @testable import HearthCore
@@ -80,6 +81,30 @@ import Testing
       #expect(sum([.double(a), .double(b), .double(-a)]) == .double(b), "\(a) + \(b) - \(a)")
       let i = Int64.random(in: -(1 << 53)...(1 << 53), using: &generator)
       #expect(sum([.integer(i), .double(b)]) == .double(Double(i) + b), "\(i) + \(b)")
+    }
+  }
+
+  /// A value added `count` times at once (an average from index keys: a distinct value and
+  /// its number of entries) is the same sum as adding it that many times.
+  @Test func addingAValueManyTimesAtOnceIsAddingItInTurn() {
+    var random = SplitMix64(seed: 20_261_208)
+    let specials: [Double] = [
+      0.1, -0.1, 1, 2.5, 1e308, -1e308, .leastNonzeroMagnitude, .greatestFiniteMagnitude, 4_503_599_627_370_497,
+      -0.0, .infinity, -.infinity, .nan,
+    ]
+    for round in 0..<200 {
+      var atOnce = ExactSum()
+      var inTurn = ExactSum()
+      for _ in 0..<Int.random(in: 1...4, using: &random) {
+        let value =
+          round < specials.count
+          ? specials[round] : Double(bitPattern: random.next()).isNaN ? 1.5 : Double(bitPattern: random.next())
+        let count = Int.random(in: 1...300, using: &random)
+        atOnce.add(value, times: count)
+        for _ in 0..<count { inTurn.add(value) }
+      }
+      let (a, b) = (atOnce.value, inTurn.value)
+      #expect(a.bitPattern == b.bitPattern || (a.isNaN && b.isNaN), "round \(round): \(a) vs \(b)")
     }
   }
 }

@@ -409,6 +409,38 @@ struct KeyCodecTests {
     for (value, down) in zip(values, descending) { KeyCodec.append(value, descending: down, to: &key) }
     return key
   }
+
+  /// A number's key gives back its value as an average takes it (`asDouble`: a double
+  /// exactly, an integer rounded to the nearest double), whether it was an integer or a
+  /// double (and -0.0 as 0, which a sum does not tell apart); other bytes are not taken for
+  /// a number.
+  @Test func numberKeysGiveBackTheirValueAsAnAverageTakesIt() {
+    var random = SplitMix64(seed: 20_261_208)
+    var values: [Value] = [
+      .integer(0), .integer(1), .integer(-1), .integer(7), .integer(.max), .integer(.min),
+      .integer(9_007_199_254_740_993),
+      .integer(-9_007_199_254_740_993), .integer(1 << 62 + 1), .double(0), .double(-0.0), .double(1), .double(0.1),
+      .double(-2.5), .double(.leastNonzeroMagnitude), .double(-.leastNonzeroMagnitude), .double(.leastNormalMagnitude),
+      .double(.greatestFiniteMagnitude), .double(-.greatestFiniteMagnitude), .double(.infinity), .double(-.infinity),
+      .double(.nan),
+    ]
+    for _ in 0..<5_000 {
+      values.append(.integer(Int64(bitPattern: random.next()) >> Int.random(in: 0...63, using: &random)))
+      values.append(.double(Double(bitPattern: random.next())))
+    }
+    for value in values {
+      let key = KeyCodec.encode(value)
+      #expect(key[0] == KeyCodec.Label.number.rawValue)
+      let decoded = key.withUnsafeBytes { KeyCodec.double(numberKey: UnsafeRawBufferPointer(rebasing: $0[1...])) }
+      let expected = FieldOperations.asDouble(value)
+      #expect(
+        decoded.map { $0 == expected || ($0.isNaN && expected.isNaN) } == true,
+        "\(show(value)): \(String(describing: decoded))")
+    }
+    for bytes: [UInt8] in [[], [0x08], [0x10, 0x00], [0x08, 0x35], [0x08, 0x35, 0x03], [0xFF, 0xFF, 0x00]] {
+      #expect(bytes.withUnsafeBytes { KeyCodec.double(numberKey: $0) } == nil, "\(bytes)")
+    }
+  }
 }
 
 private func timestamp(_ seconds: Int64, _ nanoseconds: Int32) -> Value {

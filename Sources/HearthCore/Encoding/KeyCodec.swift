@@ -298,6 +298,42 @@ package enum KeyCodec {
     } while fraction != 0
   }
 
+  /// The number whose key bytes (after the number label, ascending) start `bytes`, as a
+  /// double: exact for a double, rounded to the nearest for an integer beyond 2^53 (as
+  /// `Double(integer)` rounds it, which is what an average takes; -0.0 gives 0, which
+  /// shares its key). `nil` when the bytes
+  /// are not a number's key. A key keeps a number's exact value but not whether it was
+  /// stored as an integer or a double (`1` and `1.0` share a key).
+  static func double(numberKey bytes: UnsafeRawBufferPointer) -> Double? {
+    guard bytes.count >= 2 else { return nil }
+    let header = UInt16(bytes[0]) << 8 | UInt16(bytes[1])
+    switch header {
+    case nanHeader: return .nan
+    case negativeInfinityHeader: return -.infinity
+    case zeroHeader: return 0
+    case positiveInfinityHeader: return .infinity
+    case positiveInfinityHeader...: return nil
+    default: break
+    }
+    let negative = header < zeroHeader
+    let leading = negative ? maxExponent - Int(header - negativeBase) : Int(header - positiveBase) + minExponent
+    // The fraction's groups of seven bits, left-aligned from bit 63 (at most nine).
+    var fraction: UInt64 = 0
+    var shift = 57
+    var index = 2
+    while true {
+      guard index < bytes.count, shift >= 1 else { return nil }
+      let byte = negative ? ~bytes[index] : bytes[index]
+      fraction |= UInt64(byte >> 1) << shift
+      index += 1
+      shift -= 7
+      if byte & 1 == 0 { break }
+    }
+    // 1.f × 2^E as a 64-bit significand: rounded once to 53 bits, then scaled exactly.
+    let significand = 1 << 63 | fraction >> 1
+    return Double(sign: negative ? .minus : .plus, exponent: leading - 63, significand: Double(significand))
+  }
+
   /// A double as an unsigned integer in the order of `Value.compareDoubles`: NaN lowest,
   /// then −∞ … +∞, with `-0.0` the same as `0.0`.
   @inline(__always)

@@ -93,12 +93,44 @@ extension StoreReader {
         return (functions.map { _ in .integer(Int64(count)) }, execution.statistics)
       }
     }
+    if let (values, statistics) = try averageFromIndexes(
+      query, functions, requireIndexes: requireIndexes, explaining: explaining)
+    {
+      return (values, statistics)
+    }
     let fields = functions.compactMap(\.field)
     let execution = QueryExecution(reader: self, query: query, reading: fields, explaining: explaining)
     // Without a limit, the aggregated documents are the same in any order (a sum is exact).
     let matches = try execution.matches(requireIndexes: requireIndexes, inAnyOrder: query.limit == nil)
     let documents = matches.map(\.document)
     return (functions.map { $0.result(over: documents) }, execution.statistics)
+  }
+
+  /// Averages of one field, with counts beside them, taken from that field's value index
+  /// without reading a document (`QueryExecution.averageFromIndexes`), or `nil`. The
+  /// functions aggregate the documents that have the field: its index holds an entry for
+  /// each. A query with no filter and no order of its own is read in the field's order,
+  /// which gives the same documents and makes its index a plan.
+  private func averageFromIndexes(
+    _ query: QueryModel, _ functions: [AggregateFunction], requireIndexes: Bool, explaining: Bool
+  ) throws -> (values: [Value], statistics: QueryStatistics)? {
+    guard case .average(let field)? = functions.first(where: { $0 != .count }),
+      functions.allSatisfy({ $0 == .count || $0 == .average(field) })
+    else { return nil }
+    var read = query
+    // A query with nothing to index needs no index: its reordered copy is not held to one.
+    var require = requireIndexes
+    if query.filters.isEmpty, query.orderBys.allSatisfy(\.field.isDocumentID) {
+      read.explicitOrderBys = [OrderBy(field: field, descending: false)]
+      require = false
+    }
+    let execution = QueryExecution(reader: self, query: read, reading: [field], explaining: explaining)
+    guard let found = try execution.averageFromIndexes(of: field, requireIndexes: require) else { return nil }
+    let values = functions.map { function -> Value in
+      guard function != .count else { return .integer(Int64(found.entries)) }
+      return found.numbers == 0 ? .null : .double(found.sum.value / Double(found.numbers))
+    }
+    return (values, execution.statistics)
   }
 }
 

@@ -40,6 +40,24 @@ struct ExactSum {
     add(significand, at: max(exponent - 1, 0), negative: value.sign == .minus)
   }
 
+  /// Adds `value` `count` times (`count` > 0) as one product: an average taken from index
+  /// keys adds each distinct value once with the number of its entries.
+  mutating func add(_ value: Double, times count: Int) {
+    guard value.isFinite, count > 1 else {
+      if count > 0 { add(value) }
+      return
+    }
+    let bits = value.bitPattern
+    let exponent = Int((bits >> 52) & 0x7FF)
+    let fraction = bits & ((1 << 52) - 1)
+    let significand = exponent == 0 ? fraction : fraction | (1 << 52)
+    // At most 53 + 63 bits: the low word at the value's position, the high one 64 above.
+    let (high, low) = significand.multipliedFullWidth(by: UInt64(count))
+    let position = max(exponent - 1, 0)
+    add(low, at: position, negative: value.sign == .minus)
+    add(high, at: position + 64, negative: value.sign == .minus)
+  }
+
   /// The sum rounded to the nearest double (ties to even); an exact zero is +0.
   var value: Double {
     if isNaN || (positiveInfinity && negativeInfinity) { return .nan }

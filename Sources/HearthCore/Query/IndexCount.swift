@@ -99,3 +99,73 @@ extension QueryExecution {
     return plan.ranges
   }
 }
+
+/// What an average's walk of its field's keys found: the entries (documents with the
+/// field), and the numbers among them with their exact sum (`ExactSum`).
+struct KeyedAverage {
+  var entries = 0
+  var numbers = 0
+  var sum = ExactSum()
+}
+
+extension QueryExecution {
+  /// The entries, numbers and their sum that an average of `field` (with counts beside
+  /// it) aggregates, read from the keys of `field`'s value index alone, or `nil` when the
+  /// documents must be read: the one plan of each collection is that index, its keys
+  /// prove every filter (`coveringRanges`), and the query has no limit or cursor. Each
+  /// distinct key is read once: a number's key holds its exact value (`KeyCodec.double
+  /// (numberKey:)`), added as many times as the key has entries. (A sum is not taken so:
+  /// its type depends on whether any value is a double, which keys do not keep.)
+  func averageFromIndexes(of field: FieldPath, requireIndexes: Bool) throws -> KeyedAverage? {
+    guard query.startAt == nil, query.endAt == nil, query.limit == nil else { return nil }
+    let reads = try plans(requireIndexes: requireIndexes) { [self] plan, filters in
+      Self.isValueIndex(plan, on: field) && coveringRanges(plan, filters) != nil
+    }
+    guard reads.count == 1, let conjunction = conjunctions.first else { return nil }
+    var found = KeyedAverage()
+    var cursor: Cursor?
+    for (plan, _) in reads[0] {
+      guard Self.isValueIndex(plan, on: field), case .index(_, _, let prefix, _) = plan.source,
+        let ranges = coveringRanges(plan, conjunction)
+      else { return nil }
+      let entries = try cursor ?? txn.cursor(tables.indexEntries)
+      cursor = entries
+      for range in ranges where !range.isEmpty {
+        guard try average(entries, range, after: prefix.count, into: &found) else { return nil }
+      }
+    }
+    describe(reads)
+    if !statistics.plan.isEmpty { statistics.plan += ", averaged from its keys" }
+    statistics.resultsReturned = found.entries
+    return found
+  }
+
+  private static func isValueIndex(_ plan: AccessPlan, on field: FieldPath) -> Bool {
+    if case .index(field, .value, _, _) = plan.source { return true }
+    return false
+  }
+
+  /// Adds the entries of `range` (keys of one value index whose prefix is `prefixLength`
+  /// bytes) to `found`, one step a distinct key; `false` when a key cut at the length limit
+  /// is a prefix of a bound (its values may lie outside the range).
+  private func average(_ cursor: Cursor, _ range: KeyRange, after prefixLength: Int, into found: inout KeyedAverage)
+    throws -> Bool
+  {
+    var entry = try cursor.seek(atLeast: range.lower)
+    if !range.lowerInclusive, let (key, _) = entry, key.elementsEqual(range.lower) { entry = try cursor.nextKey() }
+    while let (key, _) = entry, range.isBelowUpper(key) {
+      if FieldIndex.mayBeTruncated(key), range.lower.starts(with: key) || range.upper.starts(with: key) { return false }
+      let count = try cursor.duplicateCount()
+      statistics.indexEntriesRead += 1
+      found.entries += count
+      if key.count > prefixLength, key[prefixLength] == KeyCodec.Label.number.rawValue {
+        guard let number = KeyCodec.double(numberKey: UnsafeRawBufferPointer(rebasing: key[(prefixLength + 1)...]))
+        else { return false }
+        found.numbers += count
+        found.sum.add(number, times: count)
+      }
+      entry = try cursor.nextKey()
+    }
+    return true
+  }
+}
