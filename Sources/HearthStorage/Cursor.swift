@@ -86,6 +86,23 @@ package final class Cursor {
     }
   }
 
+  /// In a duplicate-sorted table: moves to exactly `key` and its first value at or after
+  /// `value`, which may point into the map (`MDB_GET_BOTH_RANGE`); `nil` when there is none.
+  package func seek(exactly key: [UInt8], valueAtLeast value: UnsafeRawBufferPointer) throws -> Entry? {
+    guard let cursor else { throw StorageError.expired("mdb_cursor_get (\(table))") }
+    return try key.withUnsafeBytes { k in
+      var mk = MDB_val(mv_size: k.count, mv_data: UnsafeMutableRawPointer(mutating: k.baseAddress))
+      var mv = MDB_val(mv_size: value.count, mv_data: UnsafeMutableRawPointer(mutating: value.baseAddress))
+      let rc = mdb_cursor_get(cursor, &mk, &mv, MDB_GET_BOTH_RANGE)
+      if rc == MDB_NOTFOUND { return nil }
+      try check(rc, "mdb_cursor_get (\(table))")
+      return (
+        UnsafeRawBufferPointer(start: mk.mv_data, count: mk.mv_size),
+        UnsafeRawBufferPointer(start: mv.mv_data, count: mv.mv_size)
+      )
+    }
+  }
+
   /// In a duplicate-sorted table: the first value of the next key.
   package func nextKey() throws -> Entry? { try move(MDB_NEXT_NODUP) }
 

@@ -55,6 +55,9 @@ final class CandidateStream {
     case documents
     /// Documents looked up by ID (`ids`), in walk order.
     case ids
+    /// The documents under several exact keys at once (`intersection`), each named by
+    /// `name`.
+    case intersection
     /// Nothing beyond `ahead`.
     case none
   }
@@ -67,6 +70,8 @@ final class CandidateStream {
   /// The document an index entry names and its collection's number (`nil`: not a
   /// document's, or of a collection never registered).
   let name: ((UnsafeRawBufferPointer) throws -> (DocumentKey, CollectionNumber)?)?
+  /// The entries an intersection of exact keys agrees on.
+  let intersection: KeyIntersection?
   /// The collection whose documents (or IDs) are read.
   let collection: (number: CollectionNumber, path: ResourcePath)?
   /// The IDs looked up, in walk order.
@@ -95,13 +100,14 @@ final class CandidateStream {
   let sortKeyStart: Int?
 
   private init(
-    _ source: Source, walker: RangeWalker? = nil,
+    _ source: Source, walker: RangeWalker? = nil, intersection: KeyIntersection? = nil,
     name: ((UnsafeRawBufferPointer) throws -> (DocumentKey, CollectionNumber)?)? = nil,
     collection: (number: CollectionNumber, path: ResourcePath)? = nil, ids: [String] = [], enforced: Bool = false,
     sortKeyStart: Int? = nil, names: [[UInt8]] = []
   ) {
     self.source = source
     self.walker = walker
+    self.intersection = intersection
     self.name = name
     self.collection = collection
     self.ids = ids
@@ -116,6 +122,15 @@ final class CandidateStream {
     enforced: Bool, sortKeyStart: Int?, names: [[UInt8]]
   ) -> CandidateStream {
     CandidateStream(.entries, walker: walker, name: name, enforced: enforced, sortKeyStart: sortKeyStart, names: names)
+  }
+
+  /// The documents `intersection` finds, named by `name`; its keys prove the filters.
+  static func intersection(
+    _ intersection: KeyIntersection,
+    name: @escaping (UnsafeRawBufferPointer) throws -> (DocumentKey, CollectionNumber)?,
+    names: [[UInt8]]
+  ) -> CandidateStream {
+    CandidateStream(.intersection, intersection: intersection, name: name, enforced: true, names: names)
   }
 
   /// The documents of collection `path` (number `number`) that `walker` reads.

@@ -22,6 +22,11 @@ extension QueryExecution {
     var documents: Cursor?
     var entries: Cursor?
     for (plan, _) in reads[0] {
+      if case .intersection(_, let keys) = plan.source {
+        total += try countIntersection(keys, upTo: query.limit.map { $0 - total })
+        if let limit = query.limit, total >= limit { break }
+        continue
+      }
       guard let ranges = coveringRanges(plan, conjunction) else { return nil }
       let cursor: Cursor
       if case .documents = plan.source {
@@ -95,8 +100,20 @@ extension QueryExecution {
       // The index's fields past its equality prefix are the order-by fields
       // (`QueryPlanner.layout`).
       break
+    case .intersection:
+      // Counted by `countIntersection`: its keys' entries are not the results.
+      return nil
     }
     return plan.ranges
+  }
+
+  /// The documents under every one of `keys`, up to `limit` (`KeyIntersection`).
+  private func countIntersection(_ keys: [[UInt8]], upTo limit: Int?) throws -> Int {
+    let intersection = try KeyIntersection(txn, tables.indexEntries, keys: keys)
+    var count = 0
+    while limit.map({ count < $0 }) ?? true, try intersection.next() != nil { count += 1 }
+    statistics.indexEntriesRead += intersection.entriesRead
+    return count
   }
 }
 

@@ -86,6 +86,16 @@ extension QueryExecution {
         let walker = try RangeWalker(txn, tables.documents, ranges, forward: forward, start: start)
         return CandidateStream.documents(walker, number: number, path: path, enforced: enforced, names: names)
       }
+    case .intersection(_, let keys):
+      let (number, path) = collection!
+      let intersection = CandidateStream.intersection(
+        try KeyIntersection(txn, tables.indexEntries, keys: keys),
+        name: { KeyLayout.documentID($0).map { (DocumentKey(collection: path, id: $0), number) } }, names: names)
+      guard !forward else { return [intersection] }
+      // Walked backward (`limit(toLast:)`): its matches, read forward, taken from the end.
+      var found: [Candidate] = []
+      while let candidate = try next(intersection) { found.append(candidate) }
+      return [CandidateStream.sorted(found)]
     case .index(let field, let kind, let prefix, _):
       let (number, path) = collection!
       // Merged only when the query orders by name alone (ordered by the field, its ranges
@@ -164,6 +174,8 @@ extension QueryExecution {
     switch plan.source {
     case .documents: return filters.isEmpty
     case .ids: return false
+    // Made only of a conjunction whose every filter is one of its exact keys.
+    case .intersection: return true
     case .index(let field, let kind, _, _):
       return exact.allSatisfy { filter in
         guard filter.field == field else { return false }
@@ -196,6 +208,18 @@ extension QueryExecution {
         }
       }
       return nil
+    case .intersection:
+      let intersection = stream.intersection!
+      while true {
+        let before = intersection.entriesRead
+        let found = try intersection.next()
+        statistics.indexEntriesRead += intersection.entriesRead - before
+        guard let data = found else { return nil }
+        guard let (key, number) = try stream.name!(data),
+          let candidate = try load(key, number: number, enforced: true, names: stream.names)
+        else { continue }
+        return candidate
+      }
     case .documents:
       guard let (key, bytes) = try stream.walker!.next() else { return nil }
       stream.pages.enter(key.baseAddress)

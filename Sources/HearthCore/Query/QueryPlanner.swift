@@ -14,6 +14,10 @@ struct AccessPlan {
     /// prefix of equality values, over the rest of the index's fields (`layout.rest`).
     case composite(
       index: DeclaredIndex, layout: QueryPlanner.CompositeLayout, prefixes: [[UInt8]], ranges: [KeyRange])
+    /// The documents under every one of several single-field indexes' exact keys (one an
+    /// equality or `array-contains` on `fields`), the key with fewest entries first
+    /// (`KeyIntersection`).
+    case intersection(fields: [FieldPath], keys: [[UInt8]])
   }
 
   var source: Source
@@ -51,7 +55,7 @@ struct AccessPlan {
   var ranges: [KeyRange] {
     switch source {
     case .documents(let range): [range]
-    case .ids: []
+    case .ids, .intersection: []
     case .index(_, _, _, let ranges), .composite(_, _, _, let ranges): ranges
     }
   }
@@ -118,6 +122,9 @@ struct QueryPlanner {
       return (served, true)
     }
     let overrides = indexes.modes(path.last!)
+    if candidates.isEmpty, let intersection = try intersectionPlan(filters, collection, overrides) {
+      return (intersection, false)
+    }
     candidates.append(try documentsPlan(filters, collection, path))
     let fields = filteredFields(filters)
     for field in fields {
@@ -209,7 +216,7 @@ struct QueryPlanner {
   private static func choice(of plan: AccessPlan, _ filters: [FieldFilter]) -> PlanCache.Choice? {
     switch plan.source {
     case .documents: .documents
-    case .ids: nil
+    case .ids, .intersection: nil
     case .composite(let index, let layout, _, _): .composite(index, layout)
     case .index(let field, .arrayElement, _, _): .arrayElements(field)
     case .index(let field, .value, _, _): filters.contains { $0.field == field } ? .value(field) : .order
@@ -399,6 +406,46 @@ struct QueryPlanner {
       describe: { "array index on \(field) (contains \(ranges.count == 1 ? "1 value" : "any of \(ranges.count)"))" })
   }
 
+  /// The documents under every filter's exact key, when the filters are two or more
+  /// equalities and `array-contains` on indexed fields (no declared index fits them) and
+  /// the query is in ascending name order: their entries are intersected
+  /// (`KeyIntersection`), so only the matches' documents are read, and the keys prove
+  /// every filter (a count reads none). Reading the fewest entries of one of them instead
+  /// read and rejected every document of it the others' values left out, as production
+  /// Firestore merges single-field indexes instead.
+  private func intersectionPlan(
+    _ filters: [FieldFilter], _ collection: CollectionNumber, _ overrides: FieldIndex.Overrides
+  ) throws -> AccessPlan? {
+    guard filters.count > 1, isOrdered(by: []) == true else { return nil }
+    var keys: [(key: [UInt8], entries: Int)] = []
+    for filter in filters {
+      let kind: FieldIndex.Kind
+      switch filter.op {
+      case .equal: kind = .value
+      case .arrayContains where QueryMatcher.isMatchable(filter.value): kind = .arrayElement
+      default: return nil
+      }
+      guard !filter.field.isDocumentID, FieldIndex.keeps(kind, filter.field, overrides),
+        let prefix = FieldIndex.prefix(kind, collection, filter.field)
+      else { return nil }
+      let key = FieldIndex.key(prefix, filter.value)
+      // A cut key may stand for other values too.
+      guard key.count < FieldIndex.maxKeyBytes else { return nil }
+      if !keys.contains(where: { $0.key == key }) { keys.append((key, try count([.exact(key)]))) }
+    }
+    // Filters that name one key (`a == 1`, `a == 1.0`) are read as that key alone.
+    guard keys.count > 1 else { return nil }
+    keys.sort { $0.entries < $1.entries }
+    let fields = filters.map(\.field)
+    let ordered = keys.map(\.key)
+    return AccessPlan(
+      source: .intersection(fields: fields, keys: ordered), forward: true, eachRangeForward: true,
+      estimate: .known(keys[0].entries),
+      describe: {
+        "\(ordered.count) single-field indexes intersected (\(fields.map(\.description).joined(separator: ", ")))"
+      })
+  }
+
   /// The first order-by field's index, read in order, when no filter is on that field.
   private func orderPlan(_ collection: CollectionNumber, excluding filtered: [FieldPath]) throws -> AccessPlan? {
     guard let first = order.first, !first.field.isDocumentID, !filtered.contains(first.field),
@@ -430,6 +477,7 @@ struct QueryPlanner {
     case .documents: return filter.field.isDocumentID
     case .ids: return filter.field.isDocumentID
     case .index(let field, _, _, _): return filter.field == field
+    case .intersection(let fields, _): return fields.contains(filter.field)
     case .composite(let index, _, _, _):
       return index.definition.fields.contains { $0.path == filter.field }
     }

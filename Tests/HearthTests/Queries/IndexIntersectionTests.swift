@@ -1,0 +1,122 @@
+import Foundation
+import Hearth
+import HearthTestSupport
+import Testing
+
+// Equalities and `array-contains` on several fields, with no declared index for them,
+// intersect their single-field indexes' entries: only the matches' documents are read,
+// and a count reads none. The results must be exactly those of the same query answered by
+// reading every document (the fields exempt from indexing in a twin collection group):
+// every value type, NaN, -0.0 beside 0, 1 beside 1.0, null, strings longer than an index
+// key, limits, cursors, `limit(toLast:)`, collection and collection-group scope.
+
+@Suite("Single-field indexes intersected")
+struct IndexIntersectionTests {
+  /// The values documents hold in `a` and `b`; `nil` leaves the field out.
+  private static var values: [Any?] {
+    [
+      nil, NSNull(), true, 0, -0.0, 1, 1.0, Double.nan, "x", "y", String(repeating: "x", count: 600), [1],
+      ["k": 1],
+    ]
+  }
+
+  /// The same pseudo-random documents in `things/{a,b}/items` (indexed) and in
+  /// `things/{a,b}/plain`, whose `a`, `b` and `tags` are exempt from indexing.
+  private func withTwins(_ body: (Database) throws -> Void) throws {
+    try withDatabase(settings: relaxed) { db in
+      try db.declareIndexes(
+        json: """
+          {"fieldOverrides": [
+            {"collectionGroup": "plain", "fieldPath": "a", "indexes": []},
+            {"collectionGroup": "plain", "fieldPath": "b", "indexes": []},
+            {"collectionGroup": "plain", "fieldPath": "tags", "indexes": []}
+          ]}
+          """)
+      var random = SplitMix64(seed: 20_261_208)
+      let batch = db.batch()
+      for i in 0..<300 {
+        var fields: [String: Any] = [:]
+        if let value = Self.values.randomElement(using: &random)! { fields["a"] = value }
+        if let value = Self.values.randomElement(using: &random)! { fields["b"] = value }
+        fields["tags"] = (0..<Int.random(in: 0...3, using: &random)).map { _ in
+          ["t\(Int.random(in: 0...3, using: &random))", 1, NSNull()].randomElement(using: &random)!
+        }
+        let parent = ["a", "b"][i % 2]
+        batch.setData(fields, forDocument: db.document("things/\(parent)/items/d\(i)"))
+        batch.setData(fields, forDocument: db.document("things/\(parent)/plain/d\(i)"))
+      }
+      try batch.commit()
+      try body(db)
+    }
+  }
+
+  /// Checks that `make` gives the same documents, in order, on the indexed collection
+  /// (or group) as on its twin, and that its count agrees; returns how the indexed query
+  /// and its count were read.
+  @discardableResult
+  private func expectSameAsTwin(
+    _ db: Database, group: Bool, _ label: String, sourceLocation: SourceLocation = #_sourceLocation,
+    _ make: (Query) -> Query
+  ) throws -> (query: QueryExplanation, count: QueryExplanation) {
+    func target(_ id: String) -> Query { group ? db.collectionGroup(id) : db.collection("things/a/\(id)") }
+    let indexed = make(target("items"))
+    let names = try indexed.getDocuments().documents.map(\.reference.path)
+    let twin = try make(target("plain")).getDocuments().documents.map {
+      $0.reference.path.replacingOccurrences(of: "/plain/", with: "/items/")
+    }
+    #expect(names == twin, "\(label)", sourceLocation: sourceLocation)
+    #expect(
+      try indexed.count.getAggregation().count.intValue == names.count, "\(label)", sourceLocation: sourceLocation)
+    return (try indexed.explain(), try indexed.count.explain())
+  }
+
+  @Test func intersectedEqualitiesAnswerAsTheDocumentsAndReadOnlyTheirMatches() throws {
+    try withTwins { db in
+      let operands: [Any] = [NSNull(), true, 0, -0.0, 1.0, Double.nan, "x", [1], ["k": 1]]
+      for group in [false, true] {
+        for a in operands {
+          for b in operands {
+            let label = "\(group ? "group" : "collection") a == \(a), b == \(b)"
+            let read = try expectSameAsTwin(db, group: group, label) {
+              $0.whereField("a", isEqualTo: a).whereField("b", isEqualTo: b)
+            }
+            #expect(read.query.plan.contains("intersected"), "\(label): \(read.query)")
+            #expect(read.query.documentsRead == read.query.resultsReturned, "\(label): \(read.query)")
+            #expect(read.count.documentsRead == 0, "\(label): \(read.count)")
+          }
+          let label = "\(group ? "group" : "collection") a == \(a)"
+          try expectSameAsTwin(db, group: group, "\(label), tags contains t1, b == x") {
+            $0.whereField("a", isEqualTo: a).whereField("tags", arrayContains: "t1").whereField("b", isEqualTo: "x")
+          }
+          try expectSameAsTwin(db, group: group, "\(label), tags contains null") {
+            $0.whereField("a", isEqualTo: a).whereField("tags", arrayContains: NSNull())
+          }
+          try expectSameAsTwin(db, group: group, "\(label), b == a cut string") {
+            $0.whereField("a", isEqualTo: a).whereField("b", isEqualTo: String(repeating: "x", count: 600))
+          }
+          try expectSameAsTwin(db, group: group, "\(label), tags contains 1, limit 2") {
+            $0.whereField("a", isEqualTo: a).whereField("tags", arrayContains: 1).limit(to: 2)
+          }
+        }
+      }
+    }
+  }
+
+  @Test func intersectedEqualitiesKeepTheirOrderWithCursorsAndLimits() throws {
+    try withTwins { db in
+      let id = FieldPath.documentID()
+      let shapes: [(String, (Query) -> Query)] = [
+        ("limit 3", { $0.limit(to: 3) }),
+        ("start after d100", { $0.order(by: id).start(after: ["d100"]) }),
+        ("end before d50", { $0.order(by: id).end(before: ["d50"]) }),
+        ("limit last 3", { $0.order(by: id).limit(toLast: 3) }),
+        ("desc", { $0.order(by: id, descending: true) }),
+      ]
+      for (label, shape) in shapes {
+        try expectSameAsTwin(db, group: false, label) {
+          shape($0.whereField("a", isEqualTo: 1).whereField("tags", arrayContains: "t2"))
+        }
+      }
+    }
+  }
+}
