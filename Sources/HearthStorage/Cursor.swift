@@ -29,10 +29,12 @@ package final class Cursor {
     return cursor
   }
 
-  private func move(_ op: MDB_cursor_op, key: UnsafeRawBufferPointer? = nil) throws -> Entry? {
+  private func move(_ op: MDB_cursor_op, key: UnsafeRawBufferPointer? = nil, value: UnsafeRawBufferPointer? = nil)
+    throws -> Entry?
+  {
     guard let cursor else { throw StorageError.expired("mdb_cursor_get (\(table))") }
     var k = MDB_val(mv_size: key?.count ?? 0, mv_data: UnsafeMutableRawPointer(mutating: key?.baseAddress))
-    var v = MDB_val()
+    var v = MDB_val(mv_size: value?.count ?? 0, mv_data: UnsafeMutableRawPointer(mutating: value?.baseAddress))
     let rc = mdb_cursor_get(cursor, &k, &v, op)
     if rc == MDB_NOTFOUND { return nil }
     try check(rc, "mdb_cursor_get (\(table))")
@@ -70,37 +72,13 @@ package final class Cursor {
   /// In a duplicate-sorted table: moves to exactly `key` and its first value at or after
   /// `value` (`MDB_GET_BOTH_RANGE`), or returns `nil` when there is none.
   package func seek(exactly key: [UInt8], valueAtLeast value: [UInt8]) throws -> Entry? {
-    guard let cursor else { throw StorageError.expired("mdb_cursor_get (\(table))") }
-    return try key.withUnsafeBytes { k in
-      try value.withUnsafeBytes { v in
-        var mk = MDB_val(mv_size: k.count, mv_data: UnsafeMutableRawPointer(mutating: k.baseAddress))
-        var mv = MDB_val(mv_size: v.count, mv_data: UnsafeMutableRawPointer(mutating: v.baseAddress))
-        let rc = mdb_cursor_get(cursor, &mk, &mv, MDB_GET_BOTH_RANGE)
-        if rc == MDB_NOTFOUND { return nil }
-        try check(rc, "mdb_cursor_get (\(table))")
-        return (
-          UnsafeRawBufferPointer(start: mk.mv_data, count: mk.mv_size),
-          UnsafeRawBufferPointer(start: mv.mv_data, count: mv.mv_size)
-        )
-      }
-    }
+    try value.withUnsafeBytes { try seek(exactly: key, valueAtLeast: $0) }
   }
 
   /// In a duplicate-sorted table: moves to exactly `key` and its first value at or after
   /// `value`, which may point into the map (`MDB_GET_BOTH_RANGE`); `nil` when there is none.
   package func seek(exactly key: [UInt8], valueAtLeast value: UnsafeRawBufferPointer) throws -> Entry? {
-    guard let cursor else { throw StorageError.expired("mdb_cursor_get (\(table))") }
-    return try key.withUnsafeBytes { k in
-      var mk = MDB_val(mv_size: k.count, mv_data: UnsafeMutableRawPointer(mutating: k.baseAddress))
-      var mv = MDB_val(mv_size: value.count, mv_data: UnsafeMutableRawPointer(mutating: value.baseAddress))
-      let rc = mdb_cursor_get(cursor, &mk, &mv, MDB_GET_BOTH_RANGE)
-      if rc == MDB_NOTFOUND { return nil }
-      try check(rc, "mdb_cursor_get (\(table))")
-      return (
-        UnsafeRawBufferPointer(start: mk.mv_data, count: mk.mv_size),
-        UnsafeRawBufferPointer(start: mv.mv_data, count: mv.mv_size)
-      )
-    }
+    try key.withUnsafeBytes { try move(MDB_GET_BOTH_RANGE, key: $0, value: value) }
   }
 
   /// In a duplicate-sorted table: the first value of the next key.

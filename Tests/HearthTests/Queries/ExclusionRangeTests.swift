@@ -25,47 +25,15 @@ struct ExclusionRangeTests {
   /// reads the documents under it.
   private static func isCut(_ operand: Any) -> Bool { (operand as? String).map { $0.count > 500 } ?? false }
 
-  /// The same pseudo-random documents in `things/{a,b}/items`, whose `v` is indexed, and
-  /// in `things/{a,b}/plain`, where `v` is exempt: its queries read every document.
+  /// The twins (`withTwinGroups`) of 160 pseudo-random documents, `v` exempt in `plain`.
   private func withTwins(_ body: (Database) throws -> Void) throws {
-    try withDatabase(settings: relaxed) { db in
-      try db.declareIndexes(
-        json: #"{"fieldOverrides": [{"collectionGroup": "plain", "fieldPath": "v", "indexes": []}]}"#)
-      var random = SplitMix64(seed: 20_261_208)
-      let batch = db.batch()
-      for i in 0..<160 {
-        var fields: [String: Any] = ["k": i % 3]
+    try withTwinGroups(
+      exempt: ["v"], documents: 160,
+      { random, index in
+        var fields: [String: Any] = ["k": index % 3]
         if let value = Self.values.randomElement(using: &random)! { fields["v"] = value }
-        let parent = ["a", "b"][i % 2]
-        batch.setData(fields, forDocument: db.document("things/\(parent)/items/d\(i)"))
-        batch.setData(fields, forDocument: db.document("things/\(parent)/plain/d\(i)"))
-      }
-      try batch.commit()
-      try body(db)
-    }
-  }
-
-  /// Checks that `make` gives the same documents, in order, on the indexed collection
-  /// (or group) as on its twin, and that its count agrees; returns how the indexed query
-  /// and its count were read.
-  @discardableResult
-  private func expectSameAsTwin(
-    _ db: Database, group: Bool, _ label: String, sourceLocation: SourceLocation = #_sourceLocation,
-    _ make: (Query) -> Query
-  ) throws -> (query: QueryExplanation, count: QueryExplanation) {
-    func target(_ id: String) -> Query { group ? db.collectionGroup(id) : db.collection("things/a/\(id)") }
-    let indexed = make(target("items"))
-    let names = try indexed.getDocuments().documents.map(\.reference.path)
-    let plain = make(target("plain"))
-    let read = try plain.explain().plan
-    #expect(!read.contains("index on v "), "\(label): \(read)", sourceLocation: sourceLocation)
-    let twin = try plain.getDocuments().documents.map {
-      $0.reference.path.replacingOccurrences(of: "/plain/", with: "/items/")
-    }
-    #expect(names == twin, "\(label)", sourceLocation: sourceLocation)
-    #expect(
-      try indexed.count.getAggregation().count.intValue == names.count, "\(label)", sourceLocation: sourceLocation)
-    return (try indexed.explain(), try indexed.count.explain())
+        return fields
+      }, body)
   }
 
   @Test func notEqualReadsOnlyItsMatches() throws {
@@ -78,21 +46,23 @@ struct ExclusionRangeTests {
       for group in [false, true] {
         for operand in operands {
           let label = "\(group ? "group" : "collection") v != \(operand)"
-          let read = try expectSameAsTwin(db, group: group, label) { $0.whereField("v", isNotEqualTo: operand) }
+          let read = try expectSameDocumentsAsTwin(db, group: group, label) {
+            $0.whereField("v", isNotEqualTo: operand)
+          }
           if !Self.isCut(operand) {
             #expect(read.query.documentsRead == read.query.resultsReturned, "\(label): \(read.query)")
             #expect(read.count.documentsRead == 0, "\(label): \(read.count)")
           }
-          try expectSameAsTwin(db, group: group, "\(label) desc") {
+          try expectSameDocumentsAsTwin(db, group: group, "\(label) desc") {
             $0.whereField("v", isNotEqualTo: operand).order(by: "v", descending: true)
           }
-          try expectSameAsTwin(db, group: group, "\(label) limit 4") {
+          try expectSameDocumentsAsTwin(db, group: group, "\(label) limit 4") {
             $0.whereField("v", isNotEqualTo: operand).limit(to: 4)
           }
-          try expectSameAsTwin(db, group: group, "\(label) last 3") {
+          try expectSameDocumentsAsTwin(db, group: group, "\(label) last 3") {
             $0.whereField("v", isNotEqualTo: operand).order(by: "v").limit(toLast: 3)
           }
-          try expectSameAsTwin(db, group: group, "\(label) and k == 1") {
+          try expectSameDocumentsAsTwin(db, group: group, "\(label) and k == 1") {
             $0.whereField("v", isNotEqualTo: operand).whereField("k", isEqualTo: 1)
           }
         }
@@ -110,15 +80,15 @@ struct ExclusionRangeTests {
       for group in [false, true] {
         for list in lists {
           let label = "\(group ? "group" : "collection") v not-in \(list)"
-          let read = try expectSameAsTwin(db, group: group, label) { $0.whereField("v", notIn: list) }
+          let read = try expectSameDocumentsAsTwin(db, group: group, label) { $0.whereField("v", notIn: list) }
           if !list.contains(where: Self.isCut) {
             #expect(read.query.documentsRead == read.query.resultsReturned, "\(label): \(read.query)")
             #expect(read.count.documentsRead == 0, "\(label): \(read.count)")
           }
-          try expectSameAsTwin(db, group: group, "\(label) desc limit 5") {
+          try expectSameDocumentsAsTwin(db, group: group, "\(label) desc limit 5") {
             $0.whereField("v", notIn: list).order(by: "v", descending: true).limit(to: 5)
           }
-          try expectSameAsTwin(db, group: group, "\(label) after 1") {
+          try expectSameDocumentsAsTwin(db, group: group, "\(label) after 1") {
             $0.whereField("v", notIn: list).order(by: "v").start(after: [1])
           }
         }

@@ -20,26 +20,17 @@ struct IndexAverageTests {
     ]
   }
 
-  /// The same pseudo-random documents in `things/{a,b}/items` (`v` indexed) and in
-  /// `things/{a,b}/plain` (`v` exempt: its aggregations read the documents). `special`
-  /// adds NaN and infinities to some of them.
+  /// The twins (`withTwinGroups`) of 200 pseudo-random documents, `v` exempt in `plain`;
+  /// `special` adds NaN and infinities to the values.
   private func withTwins(special: Bool = false, _ body: (Database) throws -> Void) throws {
-    try withDatabase(settings: relaxed) { db in
-      try db.declareIndexes(
-        json: #"{"fieldOverrides": [{"collectionGroup": "plain", "fieldPath": "v", "indexes": []}]}"#)
-      var random = SplitMix64(seed: 20_261_208)
-      let values = Self.values + (special ? [Double.nan, Double.infinity, -Double.infinity] : [])
-      let batch = db.batch()
-      for i in 0..<200 {
-        var fields: [String: Any] = ["k": i % 3]
+    let values = Self.values + (special ? [Double.nan, Double.infinity, -Double.infinity] : [])
+    try withTwinGroups(
+      exempt: ["v"], documents: 200,
+      { random, index in
+        var fields: [String: Any] = ["k": index % 3]
         if let value = values.randomElement(using: &random)! { fields["v"] = value }
-        let parent = ["a", "b"][i % 2]
-        batch.setData(fields, forDocument: db.document("things/\(parent)/items/d\(i)"))
-        batch.setData(fields, forDocument: db.document("things/\(parent)/plain/d\(i)"))
-      }
-      try batch.commit()
-      try body(db)
-    }
+        return fields
+      }, body)
   }
 
   /// Checks that an average of `v` and a count, over `make` of the indexed collection (or
@@ -49,14 +40,15 @@ struct IndexAverageTests {
     _ db: Database, group: Bool, _ label: String, sourceLocation: SourceLocation = #_sourceLocation,
     _ make: (Query) -> Query
   ) throws -> QueryExplanation {
-    func target(_ id: String) -> Query { group ? db.collectionGroup(id) : db.collection("things/a/\(id)") }
     let fields = [AggregateField.average("v"), AggregateField.count()]
     func answers(_ query: Query) throws -> [String] {
       let snapshot = try query.aggregate(fields).getAggregation()
       return fields.map { aggregateValue(snapshot.get($0)) }
     }
-    let indexed = make(target("items"))
-    #expect(try answers(indexed) == answers(make(target("plain"))), "\(label)", sourceLocation: sourceLocation)
+    let indexed = twin(db, "items", group: group, make)
+    #expect(
+      try answers(indexed) == answers(twin(db, "plain", group: group, make)), "\(label)", sourceLocation: sourceLocation
+    )
     #expect(
       try aggregateValue(
         indexed.aggregate([AggregateField.average("v")]).getAggregation().get(AggregateField.average("v")))

@@ -20,54 +20,20 @@ struct IndexIntersectionTests {
     ]
   }
 
-  /// The same pseudo-random documents in `things/{a,b}/items` (indexed) and in
-  /// `things/{a,b}/plain`, whose `a`, `b` and `tags` are exempt from indexing.
+  /// The twins (`withTwinGroups`) of 300 pseudo-random documents, `a`, `b` and `tags`
+  /// exempt in `plain`.
   private func withTwins(_ body: (Database) throws -> Void) throws {
-    try withDatabase(settings: relaxed) { db in
-      try db.declareIndexes(
-        json: """
-          {"fieldOverrides": [
-            {"collectionGroup": "plain", "fieldPath": "a", "indexes": []},
-            {"collectionGroup": "plain", "fieldPath": "b", "indexes": []},
-            {"collectionGroup": "plain", "fieldPath": "tags", "indexes": []}
-          ]}
-          """)
-      var random = SplitMix64(seed: 20_261_208)
-      let batch = db.batch()
-      for i in 0..<300 {
+    try withTwinGroups(
+      exempt: ["a", "b", "tags"], documents: 300,
+      { random, _ in
         var fields: [String: Any] = [:]
         if let value = Self.values.randomElement(using: &random)! { fields["a"] = value }
         if let value = Self.values.randomElement(using: &random)! { fields["b"] = value }
         fields["tags"] = (0..<Int.random(in: 0...3, using: &random)).map { _ in
           ["t\(Int.random(in: 0...3, using: &random))", 1, NSNull()].randomElement(using: &random)!
         }
-        let parent = ["a", "b"][i % 2]
-        batch.setData(fields, forDocument: db.document("things/\(parent)/items/d\(i)"))
-        batch.setData(fields, forDocument: db.document("things/\(parent)/plain/d\(i)"))
-      }
-      try batch.commit()
-      try body(db)
-    }
-  }
-
-  /// Checks that `make` gives the same documents, in order, on the indexed collection
-  /// (or group) as on its twin, and that its count agrees; returns how the indexed query
-  /// and its count were read.
-  @discardableResult
-  private func expectSameAsTwin(
-    _ db: Database, group: Bool, _ label: String, sourceLocation: SourceLocation = #_sourceLocation,
-    _ make: (Query) -> Query
-  ) throws -> (query: QueryExplanation, count: QueryExplanation) {
-    func target(_ id: String) -> Query { group ? db.collectionGroup(id) : db.collection("things/a/\(id)") }
-    let indexed = make(target("items"))
-    let names = try indexed.getDocuments().documents.map(\.reference.path)
-    let twin = try make(target("plain")).getDocuments().documents.map {
-      $0.reference.path.replacingOccurrences(of: "/plain/", with: "/items/")
-    }
-    #expect(names == twin, "\(label)", sourceLocation: sourceLocation)
-    #expect(
-      try indexed.count.getAggregation().count.intValue == names.count, "\(label)", sourceLocation: sourceLocation)
-    return (try indexed.explain(), try indexed.count.explain())
+        return fields
+      }, body)
   }
 
   @Test func intersectedEqualitiesAnswerAsTheDocumentsAndReadOnlyTheirMatches() throws {
@@ -77,7 +43,7 @@ struct IndexIntersectionTests {
         for a in operands {
           for b in operands {
             let label = "\(group ? "group" : "collection") a == \(a), b == \(b)"
-            let read = try expectSameAsTwin(db, group: group, label) {
+            let read = try expectSameDocumentsAsTwin(db, group: group, label) {
               $0.whereField("a", isEqualTo: a).whereField("b", isEqualTo: b)
             }
             #expect(read.query.plan.contains("intersected"), "\(label): \(read.query)")
@@ -85,16 +51,16 @@ struct IndexIntersectionTests {
             #expect(read.count.documentsRead == 0, "\(label): \(read.count)")
           }
           let label = "\(group ? "group" : "collection") a == \(a)"
-          try expectSameAsTwin(db, group: group, "\(label), tags contains t1, b == x") {
+          try expectSameDocumentsAsTwin(db, group: group, "\(label), tags contains t1, b == x") {
             $0.whereField("a", isEqualTo: a).whereField("tags", arrayContains: "t1").whereField("b", isEqualTo: "x")
           }
-          try expectSameAsTwin(db, group: group, "\(label), tags contains null") {
+          try expectSameDocumentsAsTwin(db, group: group, "\(label), tags contains null") {
             $0.whereField("a", isEqualTo: a).whereField("tags", arrayContains: NSNull())
           }
-          try expectSameAsTwin(db, group: group, "\(label), b == a cut string") {
+          try expectSameDocumentsAsTwin(db, group: group, "\(label), b == a cut string") {
             $0.whereField("a", isEqualTo: a).whereField("b", isEqualTo: String(repeating: "x", count: 600))
           }
-          try expectSameAsTwin(db, group: group, "\(label), tags contains 1, limit 2") {
+          try expectSameDocumentsAsTwin(db, group: group, "\(label), tags contains 1, limit 2") {
             $0.whereField("a", isEqualTo: a).whereField("tags", arrayContains: 1).limit(to: 2)
           }
         }
@@ -113,7 +79,7 @@ struct IndexIntersectionTests {
         ("desc", { $0.order(by: id, descending: true) }),
       ]
       for (label, shape) in shapes {
-        try expectSameAsTwin(db, group: false, label) {
+        try expectSameDocumentsAsTwin(db, group: false, label) {
           shape($0.whereField("a", isEqualTo: 1).whereField("tags", arrayContains: "t2"))
         }
       }
