@@ -182,7 +182,9 @@ extension QueryExecution {
         guard kind == .value else { return filter.op.isArrayOperator }
         return filter.op == .equal || filter.op == .in
           || ((filter.op == .notEqual || filter.op == .notIn) && plan.excludesExactly)
-      } && (rangeField == nil || (kind == .value && exact.isEmpty && rangeField == field))
+      }
+        && (rangeField == nil
+          || (kind == .value && rangeField == field && exact.allSatisfy { $0.op == .notEqual || $0.op == .notIn }))
     case .composite(let index, let layout, _, _):
       let prefixFields = index.definition.fields.dropLast(layout.rest.count)
       return exact.allSatisfy { filter in

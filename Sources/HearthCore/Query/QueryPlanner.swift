@@ -313,10 +313,16 @@ struct QueryPlanner {
       ranges = exactRanges(prefix, QueryMatcher.listElements(list.value).filter(QueryMatcher.isMatchable))
       what = { [count = ranges.count] in "in \(count) values" }
     } else if filters.contains(where: { $0.op.isRange }) {
-      ranges = [
-        Self.valueRange(after: prefix, field, filters, descending: false) { KeyCodec.append($0, to: &$1) }
-      ]
-      what = { "range" }
+      let range = Self.valueRange(after: prefix, field, filters, descending: false) { KeyCodec.append($0, to: &$1) }
+      if let exclusion = filters.first(where: { $0.op == .notEqual || $0.op == .notIn }) {
+        // `a > 1 and a != 5`: the range less the excluded keys inside it.
+        let (kept, left) = Self.ranges(range, excluding: exclusion, prefix)
+        (ranges, excludesExactly) = (kept, left.exactly)
+        what = { "range, less \(left.keys) value\(left.keys == 1 ? "" : "s")" }
+      } else {
+        ranges = [range]
+        what = { "range" }
+      }
     } else if let exclusion = filters.first(where: { $0.op == .notEqual || $0.op == .notIn }) {
       var notNull = KeyRange.prefixed(prefix)
       notNull.lower = prefix + [KeyCodec.Label.boolean.rawValue]
@@ -342,17 +348,18 @@ struct QueryPlanner {
       describe: { "index on \(field) (\(what()))" }, meetsEachDocumentOnce: true, excludesExactly: excludesExactly)
   }
 
-  /// The keys of `notNull` (a field's non-null values) less those of the values a `!=` or
-  /// `not-in` excludes: the ranges between them, so that a value most documents hold is
-  /// stepped over by one seek instead of each of its documents being read and rejected
-  /// (`status != "done"`). A `not-in` that lists null matches nothing; `!= null` leaves
-  /// out only null, which `notNull` already does. A key cut at the length limit stays
-  /// in (it may stand for other values too), and then the ranges are not `exactly` the
-  /// matches: its documents are checked as they are read.
+  /// The keys of `range` (a field's non-null values, or those its range filters admit,
+  /// none null) less those of the values a `!=` or `not-in` excludes: the ranges between
+  /// them, so that a value most documents hold is stepped over by one seek instead of
+  /// each of its documents being read and rejected (`status != "done"`). A `not-in` that
+  /// lists null matches nothing; `!= null` leaves out only null, which `range` already
+  /// does. A key cut at the length limit stays in (it may stand for other values too),
+  /// and then the ranges are not `exactly` the matches: its documents are checked as they
+  /// are read.
   ///
-  /// - Returns: the ranges; how many keys they leave out, and whether that is every
-  ///   value the filter excludes.
-  static func ranges(_ notNull: KeyRange, excluding filter: FieldFilter, _ prefix: [UInt8])
+  /// - Returns: the ranges; how many keys inside `range` they leave out, and whether that
+  ///   is every value the filter excludes.
+  static func ranges(_ range: KeyRange, excluding filter: FieldFilter, _ prefix: [UInt8])
     -> (ranges: [KeyRange], left: (keys: Int, exactly: Bool))
   {
     let values = filter.op == .notIn ? QueryMatcher.listElements(filter.value) : [filter.value]
@@ -368,19 +375,20 @@ struct QueryPlanner {
         exactly = false
         continue
       }
-      keys.append(key)
+      // A key outside the range leaves nothing out of it.
+      if key.withUnsafeBytes({ range.isAboveLower($0) && range.isBelowUpper($0) }) { keys.append(key) }
     }
     keys = KeyRange.sortedUnique(keys)
     var ranges: [KeyRange] = []
     ranges.reserveCapacity(keys.count + 1)
-    var lower = (key: notNull.lower, inclusive: notNull.lowerInclusive)
+    var lower = (key: range.lower, inclusive: range.lowerInclusive)
     for key in keys {
       ranges.append(KeyRange(lower: lower.key, lowerInclusive: lower.inclusive, upper: key, upperInclusive: false))
       lower = (key, false)
     }
     ranges.append(
       KeyRange(
-        lower: lower.key, lowerInclusive: lower.inclusive, upper: notNull.upper, upperInclusive: notNull.upperInclusive)
+        lower: lower.key, lowerInclusive: lower.inclusive, upper: range.upper, upperInclusive: range.upperInclusive)
     )
     return (ranges.filter { !$0.isEmpty }, (keys.count, exactly))
   }

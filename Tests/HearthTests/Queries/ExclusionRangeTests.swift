@@ -96,6 +96,37 @@ struct ExclusionRangeTests {
     }
   }
 
+  @Test func aRangeLessExcludedValuesReadsOnlyItsMatches() throws {
+    try withTwins { db in
+      let shapes: [(String, (Query) -> Query)] = [
+        ("v > 0, v != 1", { $0.whereField("v", isGreaterThan: 0).whereField("v", isNotEqualTo: 1) }),
+        ("v > 0, v != -3", { $0.whereField("v", isGreaterThan: 0).whereField("v", isNotEqualTo: -3) }),
+        ("v >= 0, v != 0", { $0.whereField("v", isGreaterThanOrEqualTo: 0).whereField("v", isNotEqualTo: -0.0) }),
+        (
+          "-3 <= v < 7, not-in",
+          {
+            $0.whereField("v", isGreaterThanOrEqualTo: -3).whereField("v", isLessThan: 7)
+              .whereField("v", notIn: [0, 1.0, 100, Double.nan])
+          }
+        ),
+        ("v > a, v != b", { $0.whereField("v", isGreaterThan: "a").whereField("v", isNotEqualTo: "b") }),
+        ("v < 7, v != null", { $0.whereField("v", isLessThan: 7).whereField("v", isNotEqualTo: NSNull()) }),
+        ("v < 7, not-in null", { $0.whereField("v", isLessThan: 7).whereField("v", notIn: [1, NSNull()]) }),
+      ]
+      for group in [false, true] {
+        for (shape, make) in shapes {
+          let label = "\(group ? "group" : "collection") \(shape)"
+          let read = try expectSameDocumentsAsTwin(db, group: group, label, make)
+          #expect(read.query.documentsRead == read.query.resultsReturned, "\(label): \(read.query)")
+          #expect(read.count.documentsRead == 0, "\(label): \(read.count)")
+          try expectSameDocumentsAsTwin(db, group: group, "\(label) desc limit 3") {
+            make($0).order(by: "v", descending: true).limit(to: 3)
+          }
+        }
+      }
+    }
+  }
+
   @Test func aValueMostDocumentsHoldIsSteppedOverNotRead() throws {
     try withDatabase(settings: relaxed) { db in
       let batch = db.batch()
