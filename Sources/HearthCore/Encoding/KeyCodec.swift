@@ -301,9 +301,9 @@ package enum KeyCodec {
   /// The number whose key bytes (after the number label, ascending) start `bytes`, as a
   /// double: exact for a double, rounded to the nearest for an integer beyond 2^53 (as
   /// `Double(integer)` rounds it, which is what an average takes; -0.0 gives 0, which
-  /// shares its key). `nil` when the bytes
-  /// are not a number's key. A key keeps a number's exact value but not whether it was
-  /// stored as an integer or a double (`1` and `1.0` share a key).
+  /// shares its key). `nil` when the bytes are not a number's key. A key keeps a number's
+  /// exact value but not whether it was stored as an integer or a double (`1` and `1.0`
+  /// share a key).
   static func double(numberKey bytes: UnsafeRawBufferPointer) -> Double? {
     guard bytes.count >= 2 else { return nil }
     let header = UInt16(bytes[0]) << 8 | UInt16(bytes[1])

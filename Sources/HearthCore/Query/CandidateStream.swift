@@ -124,13 +124,13 @@ final class CandidateStream {
     CandidateStream(.entries, walker: walker, name: name, enforced: enforced, sortKeyStart: sortKeyStart, names: names)
   }
 
-  /// The documents `intersection` finds, named by `name`; its keys prove the filters.
+  /// The documents `intersection` finds, named by `name`.
   static func intersection(
     _ intersection: KeyIntersection,
-    name: @escaping (UnsafeRawBufferPointer) throws -> (DocumentKey, CollectionNumber)?,
+    name: @escaping (UnsafeRawBufferPointer) throws -> (DocumentKey, CollectionNumber)?, enforced: Bool,
     names: [[UInt8]]
   ) -> CandidateStream {
-    CandidateStream(.intersection, intersection: intersection, name: name, enforced: true, names: names)
+    CandidateStream(.intersection, intersection: intersection, name: name, enforced: enforced, names: names)
   }
 
   /// The documents of collection `path` (number `number`) that `walker` reads.

@@ -88,14 +88,20 @@ extension QueryExecution {
       }
     case .intersection(_, let keys):
       let (number, path) = collection!
-      let intersection = CandidateStream.intersection(
-        try KeyIntersection(txn, tables.indexEntries, keys: keys),
-        name: { KeyLayout.documentID($0).map { (DocumentKey(collection: path, id: $0), number) } }, names: names)
-      guard !forward else { return [intersection] }
-      // Walked backward (`limit(toLast:)`): its matches, read forward, taken from the end.
-      var found: [Candidate] = []
-      while let candidate = try next(intersection) { found.append(candidate) }
-      return [CandidateStream.sorted(found)]
+      let intersection = try KeyIntersection(txn, tables.indexEntries, keys: keys)
+      guard forward else {
+        // Walked backward (`limit(toLast:)`): the matches' IDs found forward from the
+        // entries, their documents read from the last.
+        var ids: [String] = []
+        while let data = try intersection.next() { KeyLayout.documentID(data).map { ids.append($0) } }
+        statistics.indexEntriesRead += intersection.entriesRead
+        return [CandidateStream.ids(ids.reversed(), number: number, path: path)]
+      }
+      return [
+        CandidateStream.intersection(
+          intersection, name: { KeyLayout.documentID($0).map { (DocumentKey(collection: path, id: $0), number) } },
+          enforced: enforced, names: names)
+      ]
     case .index(let field, let kind, let prefix, _):
       let (number, path) = collection!
       // Merged only when the query orders by name alone (ordered by the field, its ranges
@@ -218,7 +224,7 @@ extension QueryExecution {
         statistics.indexEntriesRead += intersection.entriesRead - before
         guard let data = found else { return nil }
         guard let (key, number) = try stream.name!(data),
-          let candidate = try load(key, number: number, enforced: true, names: stream.names)
+          let candidate = try load(key, number: number, enforced: stream.enforced, names: stream.names)
         else { continue }
         return candidate
       }

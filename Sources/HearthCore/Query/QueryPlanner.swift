@@ -418,9 +418,9 @@ struct QueryPlanner {
   /// equalities and `array-contains` on indexed fields (no declared index fits them) and
   /// the query is in ascending name order: their entries are intersected
   /// (`KeyIntersection`), so only the matches' documents are read, and the keys prove
-  /// every filter (a count reads none). Reading the fewest entries of one of them instead
-  /// read and rejected every document of it the others' values left out, as production
-  /// Firestore merges single-field indexes instead.
+  /// every filter (a count reads none), as production Firestore merges single-field
+  /// indexes. (Reading the entries of one of the keys read each of its documents and
+  /// rejected those the others' values left out.)
   private func intersectionPlan(
     _ filters: [FieldFilter], _ collection: CollectionNumber, _ overrides: FieldIndex.Overrides
   ) throws -> AccessPlan? {
