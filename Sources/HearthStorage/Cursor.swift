@@ -69,6 +69,9 @@ package final class Cursor {
   /// In a duplicate-sorted table: the next value of the current key.
   package func nextDuplicate() throws -> Entry? { try move(MDB_NEXT_DUP) }
 
+  /// In a duplicate-sorted table: the previous value of the current key.
+  package func previousDuplicate() throws -> Entry? { try move(MDB_PREV_DUP) }
+
   /// In a duplicate-sorted table: moves to exactly `key` and its first value at or after
   /// `value` (`MDB_GET_BOTH_RANGE`), or returns `nil` when there is none.
   package func seek(exactly key: [UInt8], valueAtLeast value: [UInt8]) throws -> Entry? {
@@ -79,6 +82,17 @@ package final class Cursor {
   /// `value`, which may point into the map (`MDB_GET_BOTH_RANGE`); `nil` when there is none.
   package func seek(exactly key: [UInt8], valueAtLeast value: UnsafeRawBufferPointer) throws -> Entry? {
     try key.withUnsafeBytes { try move(MDB_GET_BOTH_RANGE, key: $0, value: value) }
+  }
+
+  /// In a duplicate-sorted table: moves to exactly `key` and its last value at or before
+  /// `value`, or returns `nil` when there is none (LMDB has no such operation: the first
+  /// value at or after it, then the one before; or the key's last when all come before).
+  package func seek(exactly key: [UInt8], valueAtMost value: UnsafeRawBufferPointer) throws -> Entry? {
+    if let (_, found) = try seek(exactly: key, valueAtLeast: value) {
+      return found.elementsEqual(value) ? try current() : try previousDuplicate()
+    }
+    guard try seek(exactly: key) != nil else { return nil }
+    return try lastDuplicate()
   }
 
   /// In a duplicate-sorted table: the first value of the next key.

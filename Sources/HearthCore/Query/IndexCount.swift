@@ -109,7 +109,7 @@ extension QueryExecution {
 
   /// The documents under every one of `keys`, up to `limit` (`KeyIntersection`).
   private func countIntersection(_ keys: [[UInt8]], upTo limit: Int?) throws -> Int {
-    let intersection = try KeyIntersection(txn, tables.indexEntries, keys: keys)
+    let intersection = try KeyIntersection(txn, tables.indexEntries, keys: keys, forward: true)
     var count = 0
     while limit.map({ count < $0 }) ?? true, try intersection.next() != nil { count += 1 }
     statistics.indexEntriesRead += intersection.entriesRead

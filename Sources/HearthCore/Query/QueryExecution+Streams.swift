@@ -88,15 +88,7 @@ extension QueryExecution {
       }
     case .intersection(_, let keys):
       let (number, path) = collection!
-      let intersection = try KeyIntersection(txn, tables.indexEntries, keys: keys)
-      guard forward else {
-        // Walked backward (`limit(toLast:)`): the matches' IDs found forward from the
-        // entries, their documents read from the last.
-        var ids: [String] = []
-        while let data = try intersection.next() { KeyLayout.documentID(data).map { ids.append($0) } }
-        statistics.indexEntriesRead += intersection.entriesRead
-        return [CandidateStream.ids(ids.reversed(), number: number, path: path)]
-      }
+      let intersection = try KeyIntersection(txn, tables.indexEntries, keys: keys, forward: forward)
       return [
         CandidateStream.intersection(
           intersection, name: { KeyLayout.documentID($0).map { (DocumentKey(collection: path, id: $0), number) } },

@@ -416,7 +416,7 @@ struct QueryPlanner {
 
   /// The documents under every filter's exact key, when the filters are two or more
   /// equalities and `array-contains` on indexed fields (no declared index fits them) and
-  /// the query is in ascending name order: their entries are intersected
+  /// the query is in name order: their entries are intersected
   /// (`KeyIntersection`), so only the matches' documents are read, and the keys prove
   /// every filter (a count reads none), as production Firestore merges single-field
   /// indexes. (Reading the entries of one of the keys read each of its documents and
@@ -424,7 +424,7 @@ struct QueryPlanner {
   private func intersectionPlan(
     _ filters: [FieldFilter], _ collection: CollectionNumber, _ overrides: FieldIndex.Overrides
   ) throws -> AccessPlan? {
-    guard filters.count > 1, isOrdered(by: []) == true else { return nil }
+    guard filters.count > 1, let forward = isOrdered(by: []) else { return nil }
     var keys: [(key: [UInt8], entries: Int)] = []
     for filter in filters {
       let kind: FieldIndex.Kind
@@ -447,7 +447,7 @@ struct QueryPlanner {
     let fields = filters.map(\.field)
     let ordered = keys.map(\.key)
     return AccessPlan(
-      source: .intersection(fields: fields, keys: ordered), forward: true, eachRangeForward: true,
+      source: .intersection(fields: fields, keys: ordered), forward: forward, eachRangeForward: forward,
       estimate: .known(keys[0].entries),
       describe: {
         "\(ordered.count) single-field indexes intersected (\(fields.map(\.description).joined(separator: ", ")))"
