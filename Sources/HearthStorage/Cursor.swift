@@ -88,8 +88,8 @@ package final class Cursor {
   /// `value`, or returns `nil` when there is none (LMDB has no such operation: the first
   /// value at or after it, then the one before; or the key's last when all come before).
   package func seek(exactly key: [UInt8], valueAtMost value: UnsafeRawBufferPointer) throws -> Entry? {
-    if let (_, found) = try seek(exactly: key, valueAtLeast: value) {
-      return found.elementsEqual(value) ? try current() : try previousDuplicate()
+    if let entry = try seek(exactly: key, valueAtLeast: value) {
+      return entry.value.elementsEqual(value) ? entry : try previousDuplicate()
     }
     guard try seek(exactly: key) != nil else { return nil }
     return try lastDuplicate()

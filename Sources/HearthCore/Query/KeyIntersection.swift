@@ -30,8 +30,8 @@ final class KeyIntersection {
     let cursor = cursors[0]
     if started { return try forward ? cursor.nextDuplicate() : cursor.previousDuplicate() }
     started = true
-    guard try cursor.seek(exactly: keys[0]) != nil else { return nil }
-    return try forward ? cursor.current() : cursor.lastDuplicate()
+    guard let first = try cursor.seek(exactly: keys[0]) else { return nil }
+    return forward ? first : try cursor.lastDuplicate()
   }
 
   /// The next document under every key: its entries' data (the document's ID as index
