@@ -31,13 +31,8 @@ struct ExactSum {
       }
       return
     }
-    let bits = value.bitPattern
-    let exponent = Int((bits >> 52) & 0x7FF)
-    let fraction = bits & ((1 << 52) - 1)
-    // A normal double is (2^52 + fraction) × 2^(exponent − 1075); a subnormal one
-    // fraction × 2^−1074.
-    let significand = exponent == 0 ? fraction : fraction | (1 << 52)
-    add(significand, at: max(exponent - 1, 0), negative: value.sign == .minus)
+    let (significand, position) = Self.units(value)
+    add(significand, at: position, negative: value.sign == .minus)
   }
 
   /// Adds `value` `count` times (`count` > 0) as one product: an average taken from index
@@ -47,15 +42,21 @@ struct ExactSum {
       if count > 0 { add(value) }
       return
     }
+    let (significand, position) = Self.units(value)
+    // At most 53 + 63 bits: the low word at the value's position, the high one 64 above.
+    let (high, low) = significand.multipliedFullWidth(by: UInt64(count))
+    add(low, at: position, negative: value.sign == .minus)
+    add(high, at: position + 64, negative: value.sign == .minus)
+  }
+
+  /// A finite double's magnitude as an integer significand and the position of its lowest
+  /// bit in the total: a normal double is (2^52 + fraction) × 2^(exponent − 1075), a
+  /// subnormal one fraction × 2^−1074.
+  private static func units(_ value: Double) -> (significand: UInt64, position: Int) {
     let bits = value.bitPattern
     let exponent = Int((bits >> 52) & 0x7FF)
     let fraction = bits & ((1 << 52) - 1)
-    let significand = exponent == 0 ? fraction : fraction | (1 << 52)
-    // At most 53 + 63 bits: the low word at the value's position, the high one 64 above.
-    let (high, low) = significand.multipliedFullWidth(by: UInt64(count))
-    let position = max(exponent - 1, 0)
-    add(low, at: position, negative: value.sign == .minus)
-    add(high, at: position + 64, negative: value.sign == .minus)
+    return (exponent == 0 ? fraction : fraction | (1 << 52), max(exponent - 1, 0))
   }
 
   /// The sum rounded to the nearest double (ties to even); an exact zero is +0.

@@ -134,11 +134,15 @@ extension QueryExecution {
   /// (numberKey:)`), added as many times as the key has entries. (A sum is not taken so:
   /// its type depends on whether any value is a double, which keys do not keep.)
   func averageFromIndexes(of field: FieldPath, requireIndexes: Bool) throws -> KeyedAverage? {
-    guard query.startAt == nil, query.endAt == nil, query.limit == nil else { return nil }
+    // Only filters on the field itself can be proven by its keys: any other is known
+    // before planning (which the documents' path would then do again).
+    guard query.startAt == nil, query.endAt == nil, query.limit == nil, conjunctions.count == 1,
+      conjunctions[0].allSatisfy({ $0.field == field })
+    else { return nil }
     let reads = try plans(requireIndexes: requireIndexes) { [self] plan, filters in
       Self.isValueIndex(plan, on: field) && coveringRanges(plan, filters) != nil
     }
-    guard reads.count == 1, let conjunction = conjunctions.first else { return nil }
+    let conjunction = conjunctions[0]
     var found = KeyedAverage()
     var cursor: Cursor?
     for (plan, _) in reads[0] {

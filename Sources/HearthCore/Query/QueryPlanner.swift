@@ -318,7 +318,7 @@ struct QueryPlanner {
         // `a > 1 and a != 5`: the range less the excluded keys inside it.
         let (kept, left) = Self.ranges(range, excluding: exclusion, prefix)
         (ranges, excludesExactly) = (kept, left.exactly)
-        what = { "range, less \(left.keys) value\(left.keys == 1 ? "" : "s")" }
+        what = { "range\(Self.less(left.keys))" }
       } else {
         ranges = [range]
         what = { "range" }
@@ -328,11 +328,7 @@ struct QueryPlanner {
       notNull.lower = prefix + [KeyCodec.Label.boolean.rawValue]
       let (kept, left) = Self.ranges(notNull, excluding: exclusion, prefix)
       (ranges, excludesExactly) = (kept, left.exactly)
-      what = {
-        kept.isEmpty
-          ? "none: the not-in lists null"
-          : left.keys == 0 ? "not null" : "not null, less \(left.keys) value\(left.keys == 1 ? "" : "s")"
-      }
+      what = { kept.isEmpty ? "none: the not-in lists null" : "not null\(Self.less(left.keys))" }
     } else {
       return nil
     }
@@ -346,6 +342,11 @@ struct QueryPlanner {
       eachRangeForward: eachOrdered,
       estimate: exact ? .counted : .sampled(tables.indexEntries, ordered: ordered != nil),
       describe: { "index on \(field) (\(what()))" }, meetsEachDocumentOnce: true, excludesExactly: excludesExactly)
+  }
+
+  /// How `explain()` says that a plan's ranges leave out `keys` excluded values.
+  private static func less(_ keys: Int) -> String {
+    keys == 0 ? "" : ", less \(keys) value\(keys == 1 ? "" : "s")"
   }
 
   /// The keys of `range` (a field's non-null values, or those its range filters admit,
@@ -424,15 +425,14 @@ struct QueryPlanner {
   private func intersectionPlan(
     _ filters: [FieldFilter], _ collection: CollectionNumber, _ overrides: FieldIndex.Overrides
   ) throws -> AccessPlan? {
-    guard filters.count > 1, let forward = isOrdered(by: []) else { return nil }
+    // Every filter is checked before any key is counted: most conjunctions of several
+    // filters are not intersections (`a == 1 and b > 3`), and are planned without a seek.
+    guard filters.count > 1, let forward = isOrdered(by: []),
+      filters.allSatisfy({ $0.op == .equal || ($0.op == .arrayContains && QueryMatcher.isMatchable($0.value)) })
+    else { return nil }
     var keys: [(key: [UInt8], entries: Int)] = []
     for filter in filters {
-      let kind: FieldIndex.Kind
-      switch filter.op {
-      case .equal: kind = .value
-      case .arrayContains where QueryMatcher.isMatchable(filter.value): kind = .arrayElement
-      default: return nil
-      }
+      let kind: FieldIndex.Kind = filter.op == .equal ? .value : .arrayElement
       guard !filter.field.isDocumentID, FieldIndex.keeps(kind, filter.field, overrides),
         let prefix = FieldIndex.prefix(kind, collection, filter.field)
       else { return nil }
